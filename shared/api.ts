@@ -1,0 +1,42 @@
+/** HTTP API shapes (JSON bodies) shared by worker and client. */
+import { z } from "zod";
+import { AgentInfo } from "./tunnel-protocol";
+import { SessionState } from "./viewer-protocol";
+
+export const MachineSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  online: z.boolean(),
+  hostname: z.string().nullable(),
+  agents: z.array(AgentInfo),
+  roots: z.array(z.string()),
+  lastSeenAt: z.number().nullable(),
+});
+export type MachineSummary = z.infer<typeof MachineSummary>;
+
+export const SessionSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  machineId: z.string(),
+  machineName: z.string(),
+  agentId: z.string(),
+  agentLabel: z.string(),
+  cwd: z.string(),
+  status: z.string() as z.ZodType<SessionState | string>,
+  createdAt: z.number(),
+  lastActivityAt: z.number(),
+});
+export type SessionSummary = z.infer<typeof SessionSummary>;
+
+export const CreateSessionBody = z.object({
+  machineId: z.string().min(1).max(128),
+  agentId: z.string().min(1).max(64),
+  cwd: z.string().min(1).max(4096),
+  title: z.string().max(200).optional(),
+});
+export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
+
+export const Me = z.object({ id: z.string(), name: z.string(), email: z.string() });
+export type Me = z.infer<typeof Me>;
+
+export const viewerSocketPath = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}/ws`;

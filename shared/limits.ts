@@ -1,0 +1,24 @@
+/** Tuning constants shared by worker, daemon and client. Each has a one-line why. */
+
+/** A viewer frame larger than this is refused before parsing: bounds memory per message. */
+export const MAX_VIEWER_FRAME_BYTES = 256 * 1024;
+/** A single prompt's text+data budget; large pastes fit, a runaway paste loop does not. */
+export const MAX_PROMPT_BYTES = 128 * 1024;
+/** Blocks per prompt: a few text/image/file blocks is normal; hundreds is abuse. */
+export const MAX_PROMPT_BLOCKS = 32;
+/** Tunnel frames carry agent output (tool diffs can be big) — larger than viewer frames. */
+export const MAX_TUNNEL_FRAME_BYTES = 1024 * 1024;
+/** The original design parks one message; users asked for more, capped so the chip stack stays usable. */
+export const DEFAULT_QUEUE_DEPTH = 1;
+export const MAX_QUEUE_DEPTH = 8;
+/** Settled client message ids remembered for idempotent retries (outbox resends after a drop). */
+export const SETTLED_RING_SIZE = 512;
+/** Per-machine concurrent active turns (the daemon's CPU / API budget). */
+export const DEFAULT_MACHINE_BUDGET = 4;
+/** A viewer more than this many events behind gets a compacted snapshot instead of the raw tail. */
+export const REPLAY_TAIL_MAX = 2000;
+/** Token bucket per viewer connection: burst and refill per second. Typing is ~1 op/s; 20 is generous. */
+export const RATE_BURST = 40;
+export const RATE_PER_SECOND = 20;
+/** Ids are client-minted (uuid-ish); bound their size so they cannot be used to bloat storage. */
+export const MAX_ID_LENGTH = 128;

@@ -1,0 +1,113 @@
+/**
+ * Daemon ⇄ Machine DO tunnel protocol. Types only.
+ *
+ * Reliability: both directions number their payload frames (`n`, per connection epoch) and keep them
+ * until the peer acks; after a reconnect the sender resends the unacked tail and the receiver drops
+ * `n <= lastSeen`. The daemon's epoch changes when its process restarts (numbering starts over).
+ */
+import { z } from "zod";
+import { PromptBlocks } from "./blocks";
+import { AcpUpdate, ConfigState, Id, PermissionOption } from "./viewer-protocol";
+
+export const AgentCapabilities = z.object({
+  loadSession: z.boolean(),
+  resume: z.boolean(),
+  modes: z.boolean(),
+  configOptions: z.boolean(),
+  steering: z.boolean(),
+  images: z.boolean(),
+});
+export type AgentCapabilities = z.infer<typeof AgentCapabilities>;
+
+export const AgentInfo = z.object({
+  id: z.string(),
+  label: z.string(),
+  /** Capabilities known from the preset before a session starts; refined by `initialize`. */
+  capabilities: AgentCapabilities,
+});
+export type AgentInfo = z.infer<typeof AgentInfo>;
+
+/** Session-scoped config the room keeps; same as the viewer's minus room-only settings. */
+export const AgentConfig = ConfigState.pick({ modes: true, models: true, configOptions: true, steering: true, images: true });
+export type AgentConfig = z.infer<typeof AgentConfig>;
+
+// ---------------------------------------------------------------- daemon → machine (numbered)
+
+export const DaemonEvent = z.discriminatedUnion("t", [
+  z.object({ t: z.literal("session.ready"), sessionId: Id, agentSessionId: z.string(), config: AgentConfig, resumed: z.boolean() }),
+  z.object({ t: z.literal("session.failed"), sessionId: Id, message: z.string() }),
+  z.object({ t: z.literal("session.update"), sessionId: Id, update: AcpUpdate }),
+  z.object({ t: z.literal("turn.started"), sessionId: Id, turnId: Id }),
+  z.object({ t: z.literal("turn.ended"), sessionId: Id, turnId: Id, stopReason: z.string(), error: z.string().nullish() }),
+  z.object({
+    t: z.literal("permission.request"),
+    sessionId: Id,
+    requestId: Id,
+    toolCall: z.object({}).passthrough(),
+    options: z.array(PermissionOption),
+  }),
+  z.object({ t: z.literal("permission.cancelled"), sessionId: Id, requestId: Id }),
+  z.object({ t: z.literal("config.state"), sessionId: Id, config: AgentConfig }),
+  z.object({
+    t: z.literal("steer.result"),
+    sessionId: Id,
+    entryId: Id,
+    outcome: z.enum(["injected", "startedNewTurn", "promptRequired", "failed", "indeterminate"]),
+  }),
+  z.object({ t: z.literal("command.failed"), sessionId: Id, command: z.string(), message: z.string() }),
+]);
+export type DaemonEvent = z.infer<typeof DaemonEvent>;
+
+// ---------------------------------------------------------------- machine → daemon (numbered)
+
+export const MachineCommand = z.discriminatedUnion("t", [
+  z.object({ t: z.literal("session.open"), sessionId: Id, agentId: z.string(), cwd: z.string(), agentSessionId: z.string().nullish() }),
+  z.object({ t: z.literal("prompt"), sessionId: Id, turnId: Id, messageId: Id, blocks: PromptBlocks }),
+  z.object({ t: z.literal("cancel"), sessionId: Id }),
+  z.object({ t: z.literal("config.set"), sessionId: Id, configId: z.string(), value: z.union([z.string(), z.boolean()]) }),
+  z.object({ t: z.literal("mode.set"), sessionId: Id, modeId: z.string() }),
+  z.object({ t: z.literal("model.set"), sessionId: Id, modelId: z.string() }),
+  z.object({ t: z.literal("permission.respond"), sessionId: Id, requestId: Id, optionId: z.string().nullable() }),
+  z.object({ t: z.literal("steer"), sessionId: Id, entryId: Id, blocks: PromptBlocks }),
+  z.object({ t: z.literal("session.close"), sessionId: Id }),
+]);
+export type MachineCommand = z.infer<typeof MachineCommand>;
+
+// ---------------------------------------------------------------- frames on the socket
+
+export const DaemonSession = z.object({
+  sessionId: Id,
+  agentId: z.string(),
+  agentSessionId: z.string(),
+  cwd: z.string(),
+  busy: z.boolean(),
+});
+
+export const DaemonFrame = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("hello"),
+    epoch: z.string().min(1).max(64),
+    version: z.string(),
+    hostname: z.string(),
+    agents: z.array(AgentInfo),
+    roots: z.array(z.string()),
+    sessions: z.array(DaemonSession),
+    /** Highest machine→daemon `n` this daemon has processed (so the DO resends only what is missing). */
+    lastSeenDown: z.number().int().min(0),
+  }),
+  z.object({ type: z.literal("event"), n: z.number().int().min(1), event: DaemonEvent }),
+  z.object({ type: z.literal("ack"), n: z.number().int().min(0) }),
+]);
+export type DaemonFrame = z.infer<typeof DaemonFrame>;
+
+export const MachineFrame = z.discriminatedUnion("type", [
+  /** Reply to hello: the highest daemon→machine `n` of this epoch already processed. */
+  z.object({ type: z.literal("welcome"), machineId: z.string(), lastSeenUp: z.number().int().min(0) }),
+  z.object({ type: z.literal("command"), n: z.number().int().min(1), command: MachineCommand }),
+  z.object({ type: z.literal("ack"), n: z.number().int().min(0) }),
+  z.object({ type: z.literal("error"), code: z.string(), message: z.string() }),
+]);
+export type MachineFrame = z.infer<typeof MachineFrame>;
+
+export const TUNNEL_TOKEN_HEADER = "x-baton-machine-token";
+export const TUNNEL_PATH = "/api/tunnel";

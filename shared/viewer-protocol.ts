@@ -1,0 +1,216 @@
+/**
+ * Viewer ⇄ SessionRoom wire protocol. Types only (zod schemas + inferred types); no behaviour.
+ *
+ * Client → room: `ClientOp` frames, each with a client-minted `rid` echoed by the room's `ack` / `error`.
+ * Room → client: `ServerFrame`. Logged events carry a `seq` (monotonic per session); state frames do not.
+ */
+import { z } from "zod";
+import { PromptBlocks } from "./blocks";
+import { MAX_ID_LENGTH, MAX_QUEUE_DEPTH } from "./limits";
+
+export const Id = z.string().min(1).max(MAX_ID_LENGTH);
+
+export const ErrorCode = {
+  BAD_FRAME: "BAD_FRAME",
+  FRAME_TOO_LARGE: "FRAME_TOO_LARGE",
+  UNKNOWN_OP: "UNKNOWN_OP",
+  PROMPT_TOO_LARGE: "PROMPT_TOO_LARGE",
+  EMPTY_PROMPT: "EMPTY_PROMPT",
+  QUEUE_FULL: "QUEUE_FULL",
+  MACHINE_BUSY: "MACHINE_BUSY",
+  MACHINE_OFFLINE: "MACHINE_OFFLINE",
+  SESSION_NOT_READY: "SESSION_NOT_READY",
+  NOT_SUPPORTED: "NOT_SUPPORTED",
+  FORBIDDEN: "FORBIDDEN",
+  RATE_LIMITED: "RATE_LIMITED",
+  NOT_FOUND: "NOT_FOUND",
+  INTERNAL: "INTERNAL",
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export const Author = z.object({ id: z.string(), name: z.string() });
+export type Author = z.infer<typeof Author>;
+
+// ---------------------------------------------------------------- client → room
+
+const op = <T extends string, S extends z.ZodRawShape>(name: T, shape: S) =>
+  z.object({ op: z.literal(name), rid: Id, ...shape });
+
+export const ClientOp = z.discriminatedUnion("op", [
+  op("message.send", { id: Id, blocks: PromptBlocks }),
+  op("queue.cancel", { id: Id }),
+  op("queue.edit", { id: Id, blocks: PromptBlocks }),
+  op("queue.move", { id: Id, before: Id.nullable().optional() }),
+  op("queue.steer", { id: Id }),
+  op("turn.cancel", {}),
+  op("config.set", { configId: Id, value: z.union([z.string().max(256), z.boolean()]) }),
+  op("mode.set", { modeId: Id }),
+  op("model.set", { modelId: Id }),
+  op("permission.respond", { requestId: Id, optionId: Id.nullable() }),
+  op("settings.set", {
+    queueDepth: z.number().int().min(1).max(MAX_QUEUE_DEPTH).optional(),
+    mergeQueued: z.boolean().optional(),
+  }),
+]);
+export type ClientOp = z.infer<typeof ClientOp>;
+export type ClientOpName = ClientOp["op"];
+export const CLIENT_OP_NAMES = ClientOp.options.map((o) => o.shape.op.value) as readonly ClientOpName[];
+
+// ---------------------------------------------------------------- shared shapes
+
+export const QueueEntryState = { queued: "queued", steering: "steering", indeterminate: "indeterminate" } as const;
+export const QueueEntry = z.object({
+  id: Id,
+  blocks: PromptBlocks,
+  author: Author,
+  createdAt: z.number(),
+  state: z.enum(["queued", "steering", "indeterminate"]),
+});
+export type QueueEntry = z.infer<typeof QueueEntry>;
+
+export const SessionState = {
+  starting: "starting",
+  idle: "idle",
+  active: "active",
+  offline: "offline",
+  error: "error",
+  closed: "closed",
+} as const;
+export type SessionState = (typeof SessionState)[keyof typeof SessionState];
+
+/** ACP shapes are relayed as the agent sent them; we validate only what we read. */
+const Loose = z.object({}).passthrough();
+export const PermissionOption = z
+  .object({ optionId: z.string(), name: z.string(), kind: z.string() })
+  .passthrough();
+export type PermissionOption = z.infer<typeof PermissionOption>;
+export const AcpUpdate = z.object({ sessionUpdate: z.string() }).passthrough();
+export type AcpUpdate = z.infer<typeof AcpUpdate>;
+
+export const ConfigState = z.object({
+  /** ACP `modes` (session/set_mode). Null when the agent has no modes: no mode select. */
+  modes: z
+    .object({
+      currentModeId: z.string(),
+      availableModes: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().nullish() }).passthrough()),
+    })
+    .nullable(),
+  /** Legacy model API (unstable `session/set_model`) for agents that only have that. */
+  models: z
+    .object({
+      currentModelId: z.string(),
+      availableModels: z.array(z.object({ modelId: z.string(), name: z.string() }).passthrough()),
+    })
+    .nullable(),
+  /** ACP session config options (category model / mode / thought_level / …). */
+  configOptions: z.array(Loose),
+  steering: z.boolean(),
+  images: z.boolean(),
+  queueDepth: z.number().int(),
+  mergeQueued: z.boolean(),
+});
+export type ConfigState = z.infer<typeof ConfigState>;
+
+export const SteerOutcome = {
+  injected: "injected",
+  startedNewTurn: "startedNewTurn",
+  promptRequired: "promptRequired",
+  failed: "failed",
+  indeterminate: "indeterminate",
+} as const;
+export type SteerOutcome = (typeof SteerOutcome)[keyof typeof SteerOutcome];
+
+// ---------------------------------------------------------------- room → client events
+
+export const SessionEvent = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("user_message"), id: Id, blocks: PromptBlocks, author: Author, at: z.number() }),
+  /** A raw ACP `session/update` payload (`update` field), including kinds the SDK does not know. */
+  z.object({ kind: z.literal("acp"), update: AcpUpdate }),
+  z.object({
+    kind: z.literal("permission_request"),
+    requestId: Id,
+    toolCall: Loose,
+    options: z.array(PermissionOption),
+  }),
+  z.object({
+    kind: z.literal("permission_resolved"),
+    requestId: Id,
+    outcome: z.enum(["selected", "cancelled"]),
+    optionId: z.string().nullable(),
+    by: Author.nullable(),
+  }),
+  z.object({
+    kind: z.literal("session_status"),
+    state: z.enum(["starting", "idle", "active", "offline", "error", "closed"]),
+    turnId: z.string().nullish(),
+    stopReason: z.string().nullish(),
+    message: z.string().nullish(),
+    /** True when sent on (re)connect to restore state rather than at a transition. */
+    synthetic: z.boolean().optional(),
+  }),
+  z.object({
+    kind: z.literal("queue_state"),
+    entries: z.array(QueueEntry),
+    /** true: the head was removed because it now runs; false: removed by cancel / Stop / edit. */
+    flushed: z.boolean(),
+    /** Entries dropped by Stop, so any viewer can restore them to its draft. */
+    dropped: z.array(QueueEntry).optional(),
+  }),
+  z.object({ kind: z.literal("config_state"), config: ConfigState }),
+  z.object({ kind: z.literal("turn_error"), message: z.string(), code: z.string().nullish() }),
+  z.object({
+    kind: z.literal("steer_result"),
+    id: Id,
+    outcome: z.enum(["injected", "startedNewTurn", "promptRequired", "failed", "indeterminate"]),
+  }),
+  z.object({ kind: z.literal("notice"), level: z.enum(["info", "warn"]), text: z.string() }),
+]);
+export type SessionEvent = z.infer<typeof SessionEvent>;
+export type SessionEventKind = SessionEvent["kind"];
+export type EventOf<K extends SessionEventKind> = Extract<SessionEvent, { kind: K }>;
+
+/** Event kinds written to the log (get a seq). The rest are current-state frames. */
+export const LOGGED_KINDS = new Set<SessionEventKind>([
+  "user_message",
+  "acp",
+  "permission_request",
+  "permission_resolved",
+  "session_status",
+  "turn_error",
+  "steer_result",
+  "notice",
+]);
+
+export const Viewer = z.object({ id: z.string(), name: z.string(), role: z.enum(["owner", "member", "viewer"]) });
+export type Viewer = z.infer<typeof Viewer>;
+
+export const AckResult = z.object({}).passthrough();
+
+export const ServerFrame = z.discriminatedUnion("type", [
+  /** First frame on every connection. */
+  z.object({ type: z.literal("welcome"), sessionId: z.string(), viewer: Viewer, headSeq: z.number() }),
+  /** A logged event. */
+  z.object({ type: z.literal("event"), seq: z.number(), event: SessionEvent }),
+  /** Compacted replay: discard local transcript, apply these events, cursor becomes `seq`. */
+  z.object({ type: z.literal("snapshot"), seq: z.number(), events: z.array(SessionEvent) }),
+  /** A current-state frame (queue_state, config_state, session_status) — not logged, no seq. */
+  z.object({ type: z.literal("state"), event: SessionEvent }),
+  /** Replay finished; everything after this is live. */
+  z.object({ type: z.literal("ready"), seq: z.number() }),
+  z.object({ type: z.literal("ack"), rid: z.string(), op: z.string(), result: AckResult }),
+  z.object({
+    type: z.literal("error"),
+    rid: z.string().nullable(),
+    code: z.string(),
+    message: z.string(),
+  }),
+]);
+export type ServerFrame = z.infer<typeof ServerFrame>;
+
+/** Ack payloads by op (documented shapes; the room builds them, the client reads them). */
+export type SendAck = { queued: boolean; duplicate?: boolean; position?: number };
+export type QueueOpOutcome = "cancelled" | "edited" | "moved" | "steering" | "already_sent" | "not_found";
+export type QueueOpAck = { outcome: QueueOpOutcome; entry?: QueueEntry };
+export type TurnCancelAck = { outcome: "cancelled" | "idle"; dropped: QueueEntry[] };
+export type ConfigAck = { outcome: "forwarded"; appliesNextTurn: boolean };
+export type PermissionAck = { outcome: "accepted" | "already_resolved" };
