@@ -1,0 +1,54 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import solid from "vite-plugin-solid";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          environment: "node",
+          include: ["shared/**/*.test.ts", "daemon/**/*.test.ts", "test/daemon/**/*.test.ts"],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        plugins: [solid()],
+        resolve: { conditions: ["development", "browser"] },
+        test: {
+          name: "client",
+          environment: "jsdom",
+          include: ["client/**/*.test.{ts,tsx}"],
+          setupFiles: ["client/test-setup.ts"],
+        },
+      },
+      {
+        plugins: [
+          cloudflareTest(async () => ({
+            wrangler: { configPath: "./wrangler.jsonc" },
+            miniflare: {
+              bindings: { AUTH_MODE: "dev", TEST_MODE: "1", TEST_MIGRATIONS: await readD1Migrations("migrations") },
+            },
+          })),
+        ],
+        test: {
+          name: "worker",
+          include: ["test/worker/**/*.test.ts"],
+          setupFiles: ["test/worker/apply-migrations.ts"],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          environment: "node",
+          include: ["test/e2e/**/*.test.ts"],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
