@@ -145,6 +145,8 @@ export const SessionEvent = z.discriminatedUnion("kind", [
     turnId: z.string().nullish(),
     stopReason: z.string().nullish(),
     message: z.string().nullish(),
+    /** With state `offline`: true when a turn is nominally still running on the machine (Stop / Queue apply). */
+    turnRunning: z.boolean().optional(),
     /** True when sent on (re)connect to restore state rather than at a transition. */
     synthetic: z.boolean().optional(),
   }),
@@ -191,8 +193,11 @@ export const ServerFrame = z.discriminatedUnion("type", [
   z.object({ type: z.literal("welcome"), sessionId: z.string(), viewer: Viewer, headSeq: z.number() }),
   /** A logged event. */
   z.object({ type: z.literal("event"), seq: z.number(), event: SessionEvent }),
-  /** Compacted replay: discard local transcript, apply these events, cursor becomes `seq`. */
-  z.object({ type: z.literal("snapshot"), seq: z.number(), events: z.array(SessionEvent) }),
+  /**
+   * Compacted replay: discard the local transcript, apply these events, cursor becomes `seq`.
+   * A large snapshot comes in pages: the first resets, the following carry `append: true`.
+   */
+  z.object({ type: z.literal("snapshot"), seq: z.number(), events: z.array(SessionEvent), append: z.boolean().optional() }),
   /** A current-state frame (queue_state, config_state, session_status) — not logged, no seq. */
   z.object({ type: z.literal("state"), event: SessionEvent }),
   /** Replay finished; everything after this is live. */

@@ -1,0 +1,240 @@
+/**
+ * Test peers for workerd tests: a viewer socket and a scripted daemon speaking the real tunnel
+ * protocol to the real Machine DO (the product path: viewer → room → machine → tunnel).
+ */
+import { exports } from "cloudflare:workers";
+import { expect } from "vitest";
+import type { AgentConfig, DaemonEvent, MachineCommand, MachineFrame } from "../../shared/tunnel-protocol";
+import { TUNNEL_TOKEN_HEADER } from "../../shared/tunnel-protocol";
+import type { ClientOp, ServerFrame, SessionEvent } from "../../shared/viewer-protocol";
+
+export const ORIGIN = "http://baton.test";
+const worker = () => exports.default;
+
+export async function api<T = any>(path: string, init?: RequestInit): Promise<{ status: number; body: T }> {
+  const res = await worker().fetch(`${ORIGIN}${path}`, init);
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+export async function waitFor<T>(fn: () => T | undefined | null | false, what: string, ms = 5000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+export const DEMO_CONFIG: AgentConfig = {
+  modes: { currentModeId: "code", availableModes: [{ id: "ask", name: "Ask" }, { id: "code", name: "Code" }] },
+  models: null,
+  configOptions: [
+    { id: "model", name: "Model", category: "model", type: "select", currentValue: "fast", options: [{ value: "fast", name: "Fast" }, { value: "smart", name: "Smart" }] },
+  ],
+  steering: true,
+  images: false,
+};
+
+export class TestDaemon {
+  ws!: WebSocket;
+  commands: { n: number; command: MachineCommand }[] = [];
+  frames: MachineFrame[] = [];
+  private n = 0;
+  unacked: { n: number; event: DaemonEvent }[] = [];
+  lastSeenDown = 0;
+  acked = 0;
+  /** Auto-answer session.open with session.ready. */
+  autoReady = true;
+  config: AgentConfig = DEMO_CONFIG;
+
+  constructor(
+    readonly token: string,
+    readonly epoch = crypto.randomUUID(),
+  ) {}
+
+  async connect(sessions: { sessionId: string; busy: boolean }[] = []): Promise<void> {
+    const res = await worker().fetch(`${ORIGIN}/api/tunnel`, {
+      headers: { Upgrade: "websocket", [TUNNEL_TOKEN_HEADER]: this.token },
+    });
+    expect(res.status).toBe(101);
+    this.ws = res.webSocket!;
+    this.ws.accept();
+    this.ws.addEventListener("message", (e) => this.onFrame(JSON.parse(e.data as string) as MachineFrame));
+    this.ws.send(
+      JSON.stringify({
+        type: "hello",
+        epoch: this.epoch,
+        version: "test",
+        hostname: "test-host",
+        agents: [{ id: "demo", label: "Demo", capabilities: { loadSession: true, resume: false, modes: true, configOptions: true, steering: true, images: false } }],
+        roots: ["/work"],
+        sessions: sessions.map((s) => ({ ...s, agentId: "demo", agentSessionId: `agent-${s.sessionId}`, cwd: "/work" })),
+        lastSeenDown: this.lastSeenDown,
+      }),
+    );
+    await waitFor(() => this.frames.find((f) => f.type === "welcome"), "welcome");
+  }
+
+  private onFrame(f: MachineFrame): void {
+    this.frames.push(f);
+    switch (f.type) {
+      case "welcome":
+        this.unacked = this.unacked.filter((u) => u.n > f.lastSeenUp);
+        for (const u of this.unacked) this.ws.send(JSON.stringify({ type: "event", n: u.n, event: u.event }));
+        return;
+      case "ack":
+        this.acked = Math.max(this.acked, f.n);
+        this.unacked = this.unacked.filter((u) => u.n > f.n);
+        return;
+      case "command":
+        if (f.n <= this.lastSeenDown) return void this.ws.send(JSON.stringify({ type: "ack", n: f.n }));
+        this.lastSeenDown = f.n;
+        this.commands.push({ n: f.n, command: f.command });
+        this.ws.send(JSON.stringify({ type: "ack", n: f.n }));
+        if (f.command.t === "session.open" && this.autoReady)
+          this.emit({ t: "session.ready", sessionId: f.command.sessionId, agentSessionId: `agent-${f.command.sessionId}`, config: this.config, resumed: !!f.command.agentSessionId });
+        return;
+      case "error":
+        return;
+    }
+  }
+
+  emit(event: DaemonEvent): number {
+    const n = ++this.n;
+    this.unacked.push({ n, event });
+    try {
+      this.ws.send(JSON.stringify({ type: "event", n, event }));
+    } catch {
+      /* socket down: stays in unacked, resent after welcome */
+    }
+    return n;
+  }
+
+  async settle(): Promise<void> {
+    await waitFor(() => this.acked >= this.n, `acks up to ${this.n}`);
+  }
+
+  prompts(sessionId?: string) {
+    return this.commands
+      .map((c) => c.command)
+      .filter((c): c is Extract<MachineCommand, { t: "prompt" }> => c.t === "prompt" && (!sessionId || c.sessionId === sessionId));
+  }
+
+  of<T extends MachineCommand["t"]>(t: T) {
+    return this.commands.map((c) => c.command).filter((c): c is Extract<MachineCommand, { t: T }> => c.t === t);
+  }
+
+  /** Streams text then ends the turn the room forwarded last. */
+  async finishTurn(sessionId: string, text = "done", stopReason = "end_turn"): Promise<void> {
+    const p = this.prompts(sessionId).at(-1)!;
+    this.emit({ t: "session.update", sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
+    this.emit({ t: "turn.ended", sessionId, turnId: p.turnId, stopReason });
+    await this.settle();
+  }
+
+  close(): void {
+    try {
+      this.ws.close(1000, "bye");
+    } catch {
+      /* already */
+    }
+  }
+}
+
+export class TestViewer {
+  ws!: WebSocket;
+  frames: ServerFrame[] = [];
+  seq = 0;
+  private rid = 0;
+
+  static async open(sessionId: string, after = 0, origin = ORIGIN): Promise<TestViewer> {
+    const v = new TestViewer();
+    await v.connect(sessionId, after, origin);
+    return v;
+  }
+
+  async connect(sessionId: string, after = this.seq, origin = ORIGIN): Promise<void> {
+    const res = await worker().fetch(`${ORIGIN}/api/sessions/${sessionId}/ws?after=${after}`, {
+      headers: { Upgrade: "websocket", Origin: origin },
+    });
+    expect(res.status).toBe(101);
+    this.ws = res.webSocket!;
+    this.ws.accept();
+    this.ws.addEventListener("message", (e) => {
+      const f = JSON.parse(e.data as string) as ServerFrame;
+      this.frames.push(f);
+      if (f.type === "event" || f.type === "ready") this.seq = Math.max(this.seq, f.seq);
+      if (f.type === "snapshot" && f.seq) this.seq = f.seq;
+    });
+    await this.ready();
+  }
+
+  async ready(): Promise<void> {
+    await waitFor(() => this.frames.some((f) => f.type === "ready"), "ready");
+  }
+
+  /** Sends an op and resolves with its ack or error frame. */
+  async op(op: Omit<ClientOp, "rid"> & { rid?: string }): Promise<Extract<ServerFrame, { type: "ack" | "error" }>> {
+    const rid = op.rid ?? `r${++this.rid}-${crypto.randomUUID()}`;
+    this.ws.send(JSON.stringify({ ...op, rid }));
+    return waitFor(
+      () => this.frames.find((f): f is Extract<ServerFrame, { type: "ack" | "error" }> => (f.type === "ack" || f.type === "error") && f.rid === rid),
+      `reply to ${op.op}`,
+    );
+  }
+
+  raw(data: string): void {
+    this.ws.send(data);
+  }
+
+  events(): SessionEvent[] {
+    return this.frames.flatMap((f) =>
+      f.type === "event" || f.type === "state" ? [f.event] : f.type === "snapshot" ? f.events : [],
+    );
+  }
+  ofKind<K extends SessionEvent["kind"]>(kind: K): Extract<SessionEvent, { kind: K }>[] {
+    return this.events().filter((e): e is Extract<SessionEvent, { kind: K }> => e.kind === kind);
+  }
+  lastQueue() {
+    return this.ofKind("queue_state").at(-1);
+  }
+  lastStatus() {
+    return this.ofKind("session_status").at(-1);
+  }
+  clear(): void {
+    this.frames = [];
+  }
+  close(): void {
+    try {
+      this.ws.close(1000, "bye");
+    } catch {
+      /* already */
+    }
+  }
+}
+
+export const text = (t: string) => [{ type: "text" as const, text: t }];
+
+/** A paired machine with a connected test daemon and a ready session. */
+export async function setupSession(opts: { budget?: number } = {}) {
+  const pair = await api<{ machine: { id: string }; token: string }>("/api/dev/pair", { method: "POST", body: "{}" });
+  expect(pair.status).toBe(201);
+  const daemon = new TestDaemon(pair.body.token);
+  await daemon.connect();
+  const sessionId = await newSession(pair.body.machine.id);
+  await waitFor(() => daemon.of("session.open").some((c) => c.sessionId === sessionId), "session.open");
+  await daemon.settle();
+  return { machineId: pair.body.machine.id, token: pair.body.token, daemon, sessionId, ...opts };
+}
+
+export async function newSession(machineId: string): Promise<string> {
+  const res = await api<{ session: { id: string } }>("/api/sessions", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ machineId, agentId: "demo", cwd: "/work" }),
+  });
+  expect(res.status).toBe(201);
+  return res.body.session.id;
+}

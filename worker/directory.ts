@@ -1,0 +1,157 @@
+/** The D1 directory: users, machines (hashed tokens), sessions and members. */
+import type { MachineSummary, SessionSummary } from "../shared/api";
+import type { AgentInfo } from "../shared/tunnel-protocol";
+
+export type User = { id: string; email: string; name: string };
+export type Role = "owner" | "member" | "viewer";
+
+type MachineRow = {
+  id: string;
+  owner_id: string;
+  name: string;
+  hostname: string | null;
+  agents_json: string;
+  roots_json: string;
+  online: number;
+  last_seen_at: number | null;
+  revoked_at: number | null;
+};
+
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** 32 random bytes, base64url: the machine token shown once at pairing. */
+export function newSecret(prefix: string): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  let s = "";
+  for (const b of bytes) s += String.fromCharCode(b);
+  return prefix + btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+export async function upsertUser(db: D1Database, email: string, name: string): Promise<User> {
+  const existing = await db.prepare("SELECT id, email, name FROM users WHERE email = ?").bind(email).first<User>();
+  if (existing) return existing;
+  const user = { id: crypto.randomUUID(), email, name };
+  await db
+    .prepare("INSERT INTO users (id, email, name, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(email) DO NOTHING")
+    .bind(user.id, email, name, Date.now())
+    .run();
+  return (await db.prepare("SELECT id, email, name FROM users WHERE email = ?").bind(email).first<User>())!;
+}
+
+function machineSummary(r: MachineRow): MachineSummary {
+  return {
+    id: r.id,
+    name: r.name,
+    online: r.online === 1,
+    hostname: r.hostname,
+    agents: JSON.parse(r.agents_json) as AgentInfo[],
+    roots: JSON.parse(r.roots_json) as string[],
+    lastSeenAt: r.last_seen_at,
+  };
+}
+
+export async function createMachine(db: D1Database, ownerId: string, name: string): Promise<{ machine: MachineSummary; token: string }> {
+  const id = crypto.randomUUID();
+  const token = newSecret("bt_");
+  await db
+    .prepare("INSERT INTO machines (id, owner_id, name, token_hash, created_at) VALUES (?, ?, ?, ?, ?)")
+    .bind(id, ownerId, name, await sha256Hex(token), Date.now())
+    .run();
+  const row = await db.prepare("SELECT * FROM machines WHERE id = ?").bind(id).first<MachineRow>();
+  return { machine: machineSummary(row!), token };
+}
+
+export async function listMachines(db: D1Database, ownerId: string): Promise<MachineSummary[]> {
+  const { results } = await db
+    .prepare("SELECT * FROM machines WHERE owner_id = ? AND revoked_at IS NULL ORDER BY created_at")
+    .bind(ownerId)
+    .all<MachineRow>();
+  return results.map(machineSummary);
+}
+
+export async function getMachine(db: D1Database, id: string): Promise<(MachineSummary & { ownerId: string; revoked: boolean }) | null> {
+  const r = await db.prepare("SELECT * FROM machines WHERE id = ?").bind(id).first<MachineRow>();
+  return r ? { ...machineSummary(r), ownerId: r.owner_id, revoked: r.revoked_at !== null } : null;
+}
+
+/** The machine a tunnel token belongs to, or null when unknown or revoked. */
+export async function machineForToken(db: D1Database, token: string): Promise<{ id: string } | null> {
+  return db
+    .prepare("SELECT id FROM machines WHERE token_hash = ? AND revoked_at IS NULL")
+    .bind(await sha256Hex(token))
+    .first<{ id: string }>();
+}
+
+export async function revokeMachine(db: D1Database, id: string): Promise<void> {
+  await db.prepare("UPDATE machines SET revoked_at = ?, online = 0 WHERE id = ?").bind(Date.now(), id).run();
+}
+
+const SESSION_SELECT = `SELECT s.id, s.title, s.machine_id AS machineId, m.name AS machineName, s.agent_id AS agentId,
+  m.agents_json AS agentsJson, s.cwd, s.status, m.online AS machineOnline, s.created_at AS createdAt,
+  s.last_activity_at AS lastActivityAt FROM sessions s JOIN machines m ON m.id = s.machine_id`;
+
+type SessionRow = Omit<SessionSummary, "agentLabel"> & { agentsJson: string; machineOnline: number };
+
+function sessionSummary(r: SessionRow): SessionSummary {
+  const agents = JSON.parse(r.agentsJson) as AgentInfo[];
+  const { agentsJson: _a, machineOnline, ...rest } = r;
+  return {
+    ...rest,
+    status: machineOnline ? r.status : "offline",
+    agentLabel: agents.find((a) => a.id === r.agentId)?.label ?? r.agentId,
+  };
+}
+
+export async function listSessions(db: D1Database, userId: string): Promise<SessionSummary[]> {
+  const { results } = await db
+    .prepare(
+      `${SESSION_SELECT} WHERE s.owner_id = ?1 OR s.id IN (SELECT session_id FROM session_members WHERE user_id = ?1)
+       ORDER BY s.last_activity_at DESC LIMIT 200`,
+    )
+    .bind(userId)
+    .all<SessionRow>();
+  return results.map(sessionSummary);
+}
+
+export async function getSession(db: D1Database, id: string): Promise<(SessionSummary & { ownerId: string }) | null> {
+  const r = await db
+    .prepare(`${SESSION_SELECT.replace("SELECT s.id,", "SELECT s.owner_id AS ownerId, s.id,")} WHERE s.id = ?`)
+    .bind(id)
+    .first<SessionRow & { ownerId: string }>();
+  if (!r) return null;
+  const { ownerId, ...row } = r;
+  return { ...sessionSummary(row), ownerId };
+}
+
+export async function createSession(
+  db: D1Database,
+  s: { id: string; ownerId: string; machineId: string; agentId: string; cwd: string; title: string },
+): Promise<void> {
+  const now = Date.now();
+  await db.batch([
+    db
+      .prepare(
+        "INSERT INTO sessions (id, owner_id, machine_id, agent_id, cwd, title, status, created_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?, 'starting', ?, ?)",
+      )
+      .bind(s.id, s.ownerId, s.machineId, s.agentId, s.cwd, s.title, now, now),
+    db.prepare("INSERT INTO session_members (session_id, user_id, role) VALUES (?, ?, 'owner')").bind(s.id, s.ownerId),
+  ]);
+}
+
+export async function sessionRole(db: D1Database, sessionId: string, userId: string): Promise<Role | null> {
+  const r = await db
+    .prepare("SELECT role FROM session_members WHERE session_id = ? AND user_id = ?")
+    .bind(sessionId, userId)
+    .first<{ role: Role }>();
+  return r?.role ?? null;
+}
+
+export async function setMember(db: D1Database, sessionId: string, userId: string, role: Role): Promise<void> {
+  await db
+    .prepare("INSERT INTO session_members (session_id, user_id, role) VALUES (?, ?, ?) ON CONFLICT(session_id, user_id) DO UPDATE SET role = excluded.role")
+    .bind(sessionId, userId, role)
+    .run();
+}

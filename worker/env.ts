@@ -1,0 +1,19 @@
+import type { Machine } from "./machine/machine-do";
+import type { SessionRoom } from "./session-room/session-room-do";
+
+export interface Env {
+  SESSION_ROOM: DurableObjectNamespace<SessionRoom>;
+  MACHINE: DurableObjectNamespace<Machine>;
+  DB: D1Database;
+  ASSETS?: Fetcher;
+  /** "dev" | "access" | "builtin" — see worker/auth. */
+  AUTH_MODE: string;
+  ACCESS_TEAM_DOMAIN?: string;
+  ACCESS_AUD?: string;
+  /** Comma-separated extra origins allowed to open viewer sockets (besides the request's own host). */
+  ALLOWED_ORIGINS?: string;
+  MACHINE_BUDGET?: string;
+}
+
+export const roomStub = (env: Env, sessionId: string) => env.SESSION_ROOM.get(env.SESSION_ROOM.idFromName(sessionId));
+export const machineStub = (env: Env, machineId: string) => env.MACHINE.get(env.MACHINE.idFromName(machineId));

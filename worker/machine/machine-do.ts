@@ -1,0 +1,266 @@
+/**
+ * Machine — one Durable Object per daemon: the end of its tunnel WebSocket. Routes daemon events to
+ * SessionRooms (DO RPC) and room commands to the daemon; enforces the per-machine active budget.
+ *
+ * Invariants
+ * - Daemon events are processed in `n` order, each once: `lastSeenUp` (durable) advances only after
+ *   the room accepted the batch, then the ack goes out; resends with n ≤ the highest taken are dropped.
+ * - Commands to the daemon are numbered and kept in `down_outbox` until acked; resent after hello.
+ * - A new daemon epoch (process restart) drops what targeted the old process and tells every room.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { assertNever } from "../../shared/blocks";
+import { DEFAULT_MACHINE_BUDGET, MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
+import {
+  type DaemonEvent,
+  DaemonFrame,
+  type MachineCommand,
+  type MachineFrame,
+} from "../../shared/tunnel-protocol";
+import { ErrorCode } from "../../shared/viewer-protocol";
+import { type Env, roomStub } from "../env";
+import type { DispatchOptions, DispatchResult, MachineStatus } from "./dispatch-result";
+import { MachineStore } from "./machine-store";
+
+export const MACHINE_ID_HEADER = "x-baton-machine-id";
+const TUNNEL_TAG = "tunnel";
+/** Close code telling a daemon its token was revoked (it should not retry quickly). */
+export const CLOSE_REVOKED = 4401;
+const CLOSE_REPLACED = 4000;
+
+type Hello = Extract<DaemonFrame, { type: "hello" }>;
+
+export class Machine extends DurableObject<Env> {
+  private readonly store: MachineStore;
+  /** Frames received but not yet handed to rooms, in order. */
+  private pending: { n: number; event: DaemonEvent }[] = [];
+  private draining: Promise<void> | null = null;
+  /** Highest `n` taken into `pending` (≥ durable lastSeenUp); resends at or below are duplicates. */
+  private highestTaken = 0;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.store = new MachineStore(ctx.storage.sql);
+    this.highestTaken = this.store.get<number>("last_seen_up") ?? 0;
+  }
+
+  // ---------------------------------------------------------------- tunnel socket
+
+  override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("expected websocket", { status: 426 });
+    const machineId = request.headers.get(MACHINE_ID_HEADER);
+    if (!machineId) return new Response("no machine", { status: 400 });
+    this.store.set("machine_id", machineId);
+    for (const old of this.ctx.getWebSockets(TUNNEL_TAG)) {
+      try {
+        old.close(CLOSE_REPLACED, "replaced by a newer connection");
+      } catch {
+        /* gone */
+      }
+    }
+    const pair = new WebSocketPair();
+    this.ctx.acceptWebSocket(pair[1], [TUNNEL_TAG]);
+    pair[1].serializeAttachment({ hello: false });
+    return new Response(null, { status: 101, webSocket: pair[0] });
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    if (typeof message !== "string" || message.length > MAX_TUNNEL_FRAME_BYTES)
+      return this.send(ws, { type: "error", code: ErrorCode.FRAME_TOO_LARGE, message: "frame too large or binary" });
+    let frame: DaemonFrame;
+    try {
+      const parsed = DaemonFrame.safeParse(JSON.parse(message));
+      if (!parsed.success)
+        return this.send(ws, { type: "error", code: ErrorCode.BAD_FRAME, message: parsed.error.issues[0]?.message ?? "bad frame" });
+      frame = parsed.data;
+    } catch {
+      return this.send(ws, { type: "error", code: ErrorCode.BAD_FRAME, message: "frame is not JSON" });
+    }
+    const att = ws.deserializeAttachment() as { hello: boolean } | null;
+    if (frame.type !== "hello" && !att?.hello)
+      return this.send(ws, { type: "error", code: ErrorCode.BAD_FRAME, message: "hello first" });
+    switch (frame.type) {
+      case "hello":
+        return this.onHello(ws, frame);
+      case "event":
+        if (frame.n <= this.highestTaken) return this.send(ws, { type: "ack", n: this.store.get<number>("last_seen_up") ?? 0 });
+        this.highestTaken = frame.n;
+        this.pending.push({ n: frame.n, event: frame.event });
+        this.drain();
+        return;
+      case "ack":
+        this.store.ackDown(frame.n);
+        return;
+      default:
+        return assertNever(frame);
+    }
+  }
+
+  override async webSocketClose(ws: WebSocket): Promise<void> {
+    // Only the current tunnel going away takes the machine offline (a replaced socket doesn't).
+    const others = this.ctx.getWebSockets(TUNNEL_TAG).filter((s) => s !== ws && s.readyState === WebSocket.OPEN);
+    if (others.length) return;
+    await this.setOffline();
+  }
+
+  override async webSocketError(ws: WebSocket): Promise<void> {
+    await this.webSocketClose(ws);
+  }
+
+  private async onHello(ws: WebSocket, hello: Hello): Promise<void> {
+    const previousEpoch = this.store.get<string>("epoch");
+    const restarted = previousEpoch !== null && previousEpoch !== hello.epoch;
+    if (previousEpoch !== hello.epoch) {
+      // A new daemon process: its numbering starts over and what we queued for the old one is moot.
+      this.store.set("epoch", hello.epoch);
+      this.store.set("last_seen_up", 0);
+      this.highestTaken = 0;
+      this.pending = [];
+      this.store.clearDown();
+      this.store.clearActive();
+    }
+    for (const s of hello.sessions) {
+      this.store.addSession(s.sessionId);
+      this.store.setActive(s.sessionId, s.busy);
+    }
+    this.store.set("hello", { hostname: hello.hostname, agents: hello.agents, roots: hello.roots, version: hello.version });
+    this.store.set("online", true);
+    ws.serializeAttachment({ hello: true });
+    this.send(ws, { type: "welcome", machineId: this.store.get<string>("machine_id") ?? "", lastSeenUp: this.store.get<number>("last_seen_up") ?? 0 });
+    this.store.ackDown(hello.lastSeenDown);
+    for (const p of this.store.pendingDown()) this.send(ws, { type: "command", n: p.n, command: p.command });
+    await this.updateDirectory(true, hello);
+    await this.notifyRooms({ online: true, liveSessionIds: hello.sessions.map((s) => s.sessionId), restarted });
+  }
+
+  private async setOffline(): Promise<void> {
+    if (this.store.get<boolean>("online") === false) return;
+    this.store.set("online", false);
+    await this.updateDirectory(false, null);
+    await this.notifyRooms({ online: false, liveSessionIds: [], restarted: false });
+  }
+
+  /** Hands pending frames to their rooms in order, batching consecutive frames of one session. */
+  private drain(): void {
+    if (this.draining) return;
+    this.draining = (async () => {
+      try {
+        while (this.pending.length) {
+          const batch = this.pending;
+          this.pending = [];
+          const epoch = this.store.get<string>("epoch") ?? "";
+          let i = 0;
+          while (i < batch.length) {
+            const sessionId = batch[i]!.event.sessionId;
+            let j = i;
+            while (j < batch.length && batch[j]!.event.sessionId === sessionId) j++;
+            const group = batch.slice(i, j);
+            for (const { event } of group) if (event.t === "turn.ended") this.store.setActive(sessionId, false);
+            try {
+              await roomStub(this.env, sessionId).onDaemonEvents(epoch, group);
+            } catch (err) {
+              console.error("room rejected daemon events", sessionId, err);
+            }
+            i = j;
+          }
+          const last = batch[batch.length - 1]!.n;
+          this.store.set("last_seen_up", last);
+          for (const ws of this.ctx.getWebSockets(TUNNEL_TAG)) this.send(ws, { type: "ack", n: last });
+        }
+      } finally {
+        this.draining = null;
+      }
+    })();
+  }
+
+  // ---------------------------------------------------------------- RPC from SessionRooms
+
+  async dispatch(sessionId: string, command: MachineCommand, opts: DispatchOptions): Promise<DispatchResult> {
+    this.store.addSession(sessionId);
+    const ws = this.tunnel();
+    if (!ws && !opts.deliverWhenOnline) return { ok: false, code: ErrorCode.MACHINE_OFFLINE, message: "the machine is offline" };
+    if (opts.startsTurn) {
+      const budget = this.budget();
+      if (!opts.fromQueue && !this.store.isActive(sessionId) && this.store.activeCount() >= budget)
+        return {
+          ok: false,
+          code: ErrorCode.MACHINE_BUSY,
+          message: `this machine is already running ${budget} turn${budget === 1 ? "" : "s"}; try again when one finishes`,
+        };
+      this.store.setActive(sessionId, true);
+    }
+    const n = this.store.pushDown(command);
+    if (ws) this.send(ws, { type: "command", n, command });
+    return { ok: true };
+  }
+
+  async status(): Promise<{ online: boolean; activeCount: number; budget: number; pendingDown: number; lastSeenUp: number }> {
+    return {
+      online: this.tunnel() !== null,
+      activeCount: this.store.activeCount(),
+      budget: this.budget(),
+      pendingDown: this.store.pendingDown().length,
+      lastSeenUp: this.store.get<number>("last_seen_up") ?? 0,
+    };
+  }
+
+  async setBudget(budget: number): Promise<void> {
+    this.store.set("budget", budget);
+  }
+
+  /** Token revoked: close the tunnel now; the daemon sees CLOSE_REVOKED. */
+  async disconnect(reason: string): Promise<void> {
+    for (const ws of this.ctx.getWebSockets(TUNNEL_TAG)) {
+      try {
+        ws.close(CLOSE_REVOKED, reason.slice(0, 100));
+      } catch {
+        /* gone */
+      }
+    }
+    await this.setOffline();
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private tunnel(): WebSocket | null {
+    for (const ws of this.ctx.getWebSockets(TUNNEL_TAG)) {
+      const att = ws.deserializeAttachment() as { hello: boolean } | null;
+      if (att?.hello && ws.readyState === WebSocket.OPEN) return ws;
+    }
+    return null;
+  }
+
+  private budget(): number {
+    return this.store.get<number>("budget") ?? (Number(this.env.MACHINE_BUDGET) || DEFAULT_MACHINE_BUDGET);
+  }
+
+  private send(ws: WebSocket, frame: MachineFrame): void {
+    try {
+      ws.send(JSON.stringify(frame));
+    } catch {
+      /* closing */
+    }
+  }
+
+  private async notifyRooms(status: MachineStatus): Promise<void> {
+    await Promise.all(
+      this.store.sessionIds().map((id) =>
+        roomStub(this.env, id)
+          .onMachineStatus(status)
+          .catch((err: unknown) => console.error("room status notify failed", id, err)),
+      ),
+    );
+  }
+
+  private async updateDirectory(online: boolean, hello: Hello | null): Promise<void> {
+    const id = this.store.get<string>("machine_id");
+    if (!id) return;
+    const now = Date.now();
+    const stmt = hello
+      ? this.env.DB.prepare(
+          "UPDATE machines SET online = 1, last_seen_at = ?, hostname = ?, agents_json = ?, roots_json = ? WHERE id = ?",
+        ).bind(now, hello.hostname, JSON.stringify(hello.agents), JSON.stringify(hello.roots), id)
+      : this.env.DB.prepare("UPDATE machines SET online = ?, last_seen_at = ? WHERE id = ?").bind(online ? 1 : 0, now, id);
+    await stmt.run().catch((err: unknown) => console.error("directory update failed", err));
+  }
+}

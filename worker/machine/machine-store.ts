@@ -1,0 +1,63 @@
+/** The Machine DO's durable state: tunnel cursors, the downstream outbox, known sessions, active turns. */
+import type { MachineCommand } from "../../shared/tunnel-protocol";
+import { migrate } from "../sql-migrations";
+
+const MIGRATIONS = [
+  `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+   CREATE TABLE down_outbox (n INTEGER PRIMARY KEY, body TEXT NOT NULL);
+   CREATE TABLE sessions (session_id TEXT PRIMARY KEY);
+   CREATE TABLE active (session_id TEXT PRIMARY KEY, since INTEGER NOT NULL);`,
+];
+
+export class MachineStore {
+  constructor(private readonly sql: SqlStorage) {
+    migrate(sql, MIGRATIONS);
+  }
+  get<T>(key: string): T | null {
+    const rows = this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray();
+    return rows.length ? (JSON.parse(rows[0]!.value) as T) : null;
+  }
+  set(key: string, value: unknown): void {
+    this.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", key, JSON.stringify(value));
+  }
+
+  pushDown(command: MachineCommand): number {
+    const n = (this.get<number>("last_down") ?? 0) + 1;
+    this.set("last_down", n);
+    this.sql.exec("INSERT INTO down_outbox (n, body) VALUES (?, ?)", n, JSON.stringify(command));
+    return n;
+  }
+  ackDown(n: number): void {
+    this.sql.exec("DELETE FROM down_outbox WHERE n <= ?", n);
+  }
+  clearDown(): void {
+    this.sql.exec("DELETE FROM down_outbox");
+  }
+  pendingDown(): { n: number; command: MachineCommand }[] {
+    return this.sql
+      .exec<{ n: number; body: string }>("SELECT n, body FROM down_outbox ORDER BY n")
+      .toArray()
+      .map((r) => ({ n: r.n, command: JSON.parse(r.body) as MachineCommand }));
+  }
+
+  addSession(sessionId: string): void {
+    this.sql.exec("INSERT OR IGNORE INTO sessions (session_id) VALUES (?)", sessionId);
+  }
+  sessionIds(): string[] {
+    return this.sql.exec<{ session_id: string }>("SELECT session_id FROM sessions").toArray().map((r) => r.session_id);
+  }
+
+  isActive(sessionId: string): boolean {
+    return this.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM active WHERE session_id = ?", sessionId).one().c > 0;
+  }
+  activeCount(): number {
+    return this.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM active").one().c;
+  }
+  setActive(sessionId: string, active: boolean): void {
+    if (active) this.sql.exec("INSERT OR REPLACE INTO active (session_id, since) VALUES (?, ?)", sessionId, Date.now());
+    else this.sql.exec("DELETE FROM active WHERE session_id = ?", sessionId);
+  }
+  clearActive(): void {
+    this.sql.exec("DELETE FROM active");
+  }
+}
