@@ -45,6 +45,8 @@ export class TestDaemon {
   unacked: { n: number; event: DaemonEvent }[] = [];
   lastSeenDown = 0;
   acked = 0;
+  /** Like the real daemon: nothing new is sent on a fresh socket until welcome says what to resend. */
+  welcomed = false;
   /** Auto-answer session.open with session.ready. */
   autoReady = true;
   config: AgentConfig = DEMO_CONFIG;
@@ -61,7 +63,11 @@ export class TestDaemon {
     expect(res.status).toBe(101);
     this.ws = res.webSocket!;
     this.ws.accept();
-    this.ws.addEventListener("message", (e) => this.onFrame(JSON.parse(e.data as string) as MachineFrame));
+    this.welcomed = false;
+    const ws = this.ws;
+    ws.addEventListener("message", (e) => {
+      if (ws === this.ws) this.onFrame(JSON.parse(e.data as string) as MachineFrame);
+    });
     this.ws.send(
       JSON.stringify({
         type: "hello",
@@ -74,7 +80,7 @@ export class TestDaemon {
         lastSeenDown: this.lastSeenDown,
       }),
     );
-    await waitFor(() => this.frames.find((f) => f.type === "welcome"), "welcome");
+    await waitFor(() => this.welcomed, "welcome");
   }
 
   private onFrame(f: MachineFrame): void {
@@ -83,6 +89,7 @@ export class TestDaemon {
       case "welcome":
         this.unacked = this.unacked.filter((u) => u.n > f.lastSeenUp);
         for (const u of this.unacked) this.ws.send(JSON.stringify({ type: "event", n: u.n, event: u.event }));
+        this.welcomed = true;
         return;
       case "ack":
         this.acked = Math.max(this.acked, f.n);
@@ -104,6 +111,7 @@ export class TestDaemon {
   emit(event: DaemonEvent): number {
     const n = ++this.n;
     this.unacked.push({ n, event });
+    if (!this.welcomed) return n;
     try {
       this.ws.send(JSON.stringify({ type: "event", n, event }));
     } catch {
@@ -135,6 +143,7 @@ export class TestDaemon {
   }
 
   close(): void {
+    this.welcomed = false;
     try {
       this.ws.close(1000, "bye");
     } catch {

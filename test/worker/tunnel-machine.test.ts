@@ -1,0 +1,118 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { api, newSession, setupSession, TestDaemon, TestViewer, text, waitFor } from "./harness";
+
+const machine = (id: string) => env.MACHINE.get(env.MACHINE.idFromName(id));
+
+describe("tunnel and Machine DO", () => {
+  it("killing the tunnel 5 times mid-turn: every event reaches the viewer exactly once, in order", async () => {
+    const { daemon, sessionId } = await setupSession();
+    const v = await TestViewer.open(sessionId);
+    await waitFor(() => v.lastStatus()?.state === "idle", "idle");
+    await v.op({ op: "message.send", id: "t1", blocks: text("stream") });
+    let sent = 0;
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 10; i++)
+        daemon.emit({ t: "session.update", sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${sent++},` } } });
+      daemon.close(); // some of those are in flight or unacked
+      for (let i = 0; i < 5; i++)
+        daemon.emit({ t: "session.update", sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${sent++},` } } });
+      await daemon.connect([{ sessionId, busy: true }]);
+    }
+    await daemon.finishTurn(sessionId, "end");
+    await waitFor(() => v.lastStatus()?.state === "idle", "turn end");
+    const texts = v.ofKind("acp").map((e) => (e.update as any).content.text as string);
+    expect(texts.join("")).toBe(Array.from({ length: sent }, (_, i) => `${i},`).join("") + "end");
+  });
+
+  it("MACHINE_BUSY at the per-machine budget; a queued send adds no concurrency", async () => {
+    const { daemon, sessionId, machineId } = await setupSession();
+    await machine(machineId).setBudget(1);
+    const other = await newSession(machineId);
+    await waitFor(() => daemon.of("session.open").some((c) => c.sessionId === other), "open other");
+    await daemon.settle();
+    const a = await TestViewer.open(sessionId);
+    const b = await TestViewer.open(other);
+    await waitFor(() => a.lastStatus()?.state === "idle" && b.lastStatus()?.state === "idle", "both idle");
+    expect(await a.op({ op: "message.send", id: "a1", blocks: text("a") })).toMatchObject({ result: { queued: false } });
+    const busy = await b.op({ op: "message.send", id: "b1", blocks: text("b") });
+    expect(busy).toMatchObject({ type: "error", code: "MACHINE_BUSY" });
+    expect(b.ofKind("user_message")).toHaveLength(0);
+    // Queue behind own turn is fine, and the flush runs though the budget is taken by this very session.
+    expect(await a.op({ op: "message.send", id: "a2", blocks: text("a2") })).toMatchObject({ result: { queued: true } });
+    await daemon.finishTurn(sessionId);
+    await waitFor(() => daemon.prompts(sessionId).length === 2, "flush");
+    expect((await machine(machineId).status()).activeCount).toBe(1);
+    // The refused id was not settled: a retry after the budget frees succeeds.
+    await daemon.finishTurn(sessionId);
+    await waitFor(() => a.lastStatus()?.state === "idle", "a idle");
+    expect(await b.op({ op: "message.send", id: "b1", blocks: text("b") })).toMatchObject({ type: "ack", result: { queued: false } });
+  });
+
+  it("wrong and revoked tokens are refused; revoking disconnects the daemon at once", async () => {
+    const bad = await env.MACHINE; // keep binding referenced
+    expect(bad).toBeTruthy();
+    const none = await api("/api/tunnel", { headers: { Upgrade: "websocket" } });
+    expect(none.status).toBe(401);
+    const wrong = await api("/api/tunnel", { headers: { Upgrade: "websocket", "x-baton-machine-token": "bt_forged" } });
+    expect(wrong.status).toBe(401);
+    const { daemon, machineId, token, sessionId } = await setupSession();
+    let closed: number | null = null;
+    daemon.ws.addEventListener("close", (e) => (closed = e.code));
+    expect((await api(`/api/machines/${machineId}`, { method: "DELETE" })).status).toBe(200);
+    await waitFor(() => closed !== null, "tunnel closed");
+    expect(closed).toBe(4401);
+    const again = await api("/api/tunnel", { headers: { Upgrade: "websocket", "x-baton-machine-token": token } });
+    expect(again.status).toBe(401);
+    const v = await TestViewer.open(sessionId);
+    expect(v.lastStatus()?.state).toBe("offline");
+    expect(await v.op({ op: "message.send", id: "o1", blocks: text("hi") })).toMatchObject({ type: "error", code: "MACHINE_OFFLINE" });
+  });
+
+  it("permission requests reach every viewer; the first answer wins", async () => {
+    const { daemon, sessionId } = await setupSession();
+    const a = await TestViewer.open(sessionId);
+    const b = await TestViewer.open(sessionId);
+    await waitFor(() => a.lastStatus()?.state === "idle", "idle");
+    await a.op({ op: "message.send", id: "perm", blocks: text("permission") });
+    daemon.emit({
+      t: "permission.request",
+      sessionId,
+      requestId: "req1",
+      toolCall: { toolCallId: "tc1", title: "rm file" },
+      options: [
+        { optionId: "allow", name: "Allow", kind: "allow_once" },
+        { optionId: "deny", name: "Deny", kind: "reject_once" },
+      ],
+    });
+    await daemon.settle();
+    await waitFor(() => b.ofKind("permission_request").length === 1, "request on b");
+    const [ra, rb] = await Promise.all([
+      a.op({ op: "permission.respond", requestId: "req1", optionId: "allow" }),
+      b.op({ op: "permission.respond", requestId: "req1", optionId: "deny" }),
+    ]);
+    const outcomes = [ra, rb].map((r) => (r.type === "ack" ? r.result.outcome : r.code)).sort();
+    expect(outcomes).toEqual(["accepted", "already_resolved"]);
+    await waitFor(() => daemon.of("permission.respond").length === 1, "one answer forwarded");
+    await waitFor(() => a.ofKind("permission_resolved").length === 1 && b.ofKind("permission_resolved").length === 1, "resolved everywhere");
+    expect(await a.op({ op: "permission.respond", requestId: "req1", optionId: "nope" })).toMatchObject({ type: "error", code: "BAD_FRAME" });
+  });
+
+  it("a daemon restart (new epoch) loses the turn, reopens the session with resume, keeps the queue", async () => {
+    const { daemon, sessionId, token } = await setupSession();
+    const v = await TestViewer.open(sessionId);
+    await waitFor(() => v.lastStatus()?.state === "idle", "idle");
+    await v.op({ op: "message.send", id: "r1", blocks: text("work") });
+    await v.op({ op: "message.send", id: "r2", blocks: text("later") });
+    daemon.close();
+    await waitFor(() => v.lastStatus()?.state === "offline", "offline");
+    expect(v.lastStatus()).toMatchObject({ turnRunning: true });
+    const fresh = new TestDaemon(token); // new process: new epoch, no live sessions
+    await fresh.connect([]);
+    await waitFor(() => fresh.of("session.open").some((c) => c.agentSessionId === `agent-${sessionId}`), "resume open");
+    await waitFor(() => v.ofKind("turn_error").some((e) => e.code === "AGENT_RESTARTED"), "restart error");
+    await waitFor(() => fresh.prompts(sessionId).length === 1, "queued prompt flushed to the new daemon");
+    expect(fresh.prompts(sessionId)[0]!.messageId).toBe("r2");
+    expect(v.ofKind("notice").some((n) => n.text.includes("resumed"))).toBe(true);
+  });
+});
