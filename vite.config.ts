@@ -6,7 +6,7 @@ import { defineConfig } from "vite";
 export default defineConfig({
   root: "client",
   publicDir: "public",
-  plugins: [solid(), cloudflare({ configPath: "../wrangler.jsonc", persistState: { path: "../.wrangler/state" } })],
+  plugins: [solid(), cloudflare({ configPath: "../wrangler.jsonc", persistState: { path: process.env.BATON_STATE_DIR ?? "../.wrangler/state" } })],
   build: { outDir: "../dist", emptyOutDir: true },
   server: { host: "127.0.0.1", port: Number(process.env.PORT ?? 8787), strictPort: false },
 });

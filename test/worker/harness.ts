@@ -152,6 +152,8 @@ export class TestDaemon {
   }
 }
 
+type OpInput = ClientOp extends infer T ? (T extends ClientOp ? Omit<T, "rid"> & { rid?: string } : never) : never;
+
 export class TestViewer {
   ws!: WebSocket;
   frames: ServerFrame[] = [];
@@ -185,7 +187,7 @@ export class TestViewer {
   }
 
   /** Sends an op and resolves with its ack or error frame. */
-  async op(op: Omit<ClientOp, "rid"> & { rid?: string }): Promise<Extract<ServerFrame, { type: "ack" | "error" }>> {
+  async op(op: OpInput): Promise<Extract<ServerFrame, { type: "ack" | "error" }>> {
     const rid = op.rid ?? `r${++this.rid}-${crypto.randomUUID()}`;
     this.ws.send(JSON.stringify({ ...op, rid }));
     return waitFor(

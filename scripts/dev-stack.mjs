@@ -1,0 +1,118 @@
+// The whole local product in child processes: Worker + DOs + client (vite + @cloudflare/vite-plugin,
+// workerd) and a daemon with the demo agent, paired automatically. Used by `npm start` and e2e tests.
+import { spawn, execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const bin = (name) => join(ROOT, "node_modules", ".bin", name);
+
+async function waitHealthy(url, ms = 60_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      const r = await fetch(`${url}/api/health`);
+      if (r.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server at ${url} did not become healthy`);
+}
+
+function applyMigrations(stateDir) {
+  execFileSync(bin("wrangler"), ["d1", "migrations", "apply", "baton", "--local", "--persist-to", stateDir], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, CI: "1", WRANGLER_SEND_METRICS: "false" },
+  });
+}
+
+/**
+ * @param {{ port?: number, stateDir?: string, roots?: string[], daemonEnv?: Record<string,string>, quiet?: boolean, daemon?: boolean }} opts
+ */
+export async function startStack(opts = {}) {
+  const port = opts.port ?? 8787;
+  const stateDir = resolve(opts.stateDir ?? join(ROOT, ".wrangler", "state"));
+  mkdirSync(stateDir, { recursive: true });
+  applyMigrations(stateDir);
+  const url = `http://127.0.0.1:${port}`;
+  const out = opts.quiet ? "ignore" : "inherit";
+  const server = spawn(bin("vite"), ["--port", String(port), "--strictPort"], {
+    cwd: ROOT,
+    stdio: ["ignore", out, out],
+    env: { ...process.env, BATON_STATE_DIR: stateDir, WRANGLER_SEND_METRICS: "false" },
+  });
+  const procs = [server];
+  try {
+    await waitHealthy(url);
+    let daemon = null;
+    let token = null;
+    if (opts.daemon !== false) {
+      token = await pairToken(url, stateDir);
+      daemon = startDaemonProcess({ url, token, roots: opts.roots ?? [ROOT], env: opts.daemonEnv, quiet: opts.quiet });
+      procs.push(daemon);
+      await waitMachineOnline(url);
+    }
+    return {
+      url,
+      token,
+      stateDir,
+      server,
+      daemon,
+      restartDaemon: async () => {
+        await killProc(daemon);
+        daemon = startDaemonProcess({ url, token, roots: opts.roots ?? [ROOT], env: opts.daemonEnv, quiet: opts.quiet });
+        procs.push(daemon);
+      },
+      stop: async () => {
+        await Promise.all(procs.map(killProc));
+      },
+    };
+  } catch (err) {
+    await Promise.all(procs.map(killProc));
+    throw err;
+  }
+}
+
+function startDaemonProcess({ url, token, roots, env, quiet }) {
+  const args = [join(ROOT, "daemon", "bin", "baton.mjs"), "daemon", "--server", url, ...roots.flatMap((r) => ["--root", r])];
+  // The token goes through the environment, not argv (argv is visible in `ps`).
+  return spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ["ignore", quiet ? "ignore" : "inherit", quiet ? "ignore" : "inherit"],
+    env: { ...process.env, BATON_TOKEN: token, ...env },
+  });
+}
+
+async function pairToken(url, stateDir) {
+  const file = join(stateDir, "dev-machine-token");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const r = await fetch(`${url}/api/dev/pair`, { method: "POST", body: JSON.stringify({ name: "This machine" }) });
+  if (!r.ok) throw new Error(`pairing failed: ${r.status} ${await r.text()}`);
+  const { token } = await r.json();
+  writeFileSync(file, token, { mode: 0o600 });
+  return token;
+}
+
+async function waitMachineOnline(url, ms = 60_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const r = await fetch(`${url}/api/machines`).catch(() => null);
+    if (r?.ok) {
+      const { machines } = await r.json();
+      if (machines.some((m) => m.online && m.agents.length)) return;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("the daemon did not come online");
+}
+
+function killProc(p) {
+  return new Promise((res) => {
+    if (!p || p.exitCode !== null || p.signalCode !== null) return res();
+    p.once("exit", () => res());
+    p.kill("SIGTERM");
+    setTimeout(() => p.kill("SIGKILL"), 3000).unref();
+  });
+}

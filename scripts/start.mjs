@@ -1,0 +1,17 @@
+// `npm start`: everything local — Worker + Durable Objects in workerd, the client, and a daemon
+// with the built-in demo agent, auto-paired. No credentials, no internet.
+import { startStack } from "./dev-stack.mjs";
+
+const port = Number(process.env.PORT ?? 8787);
+const stack = await startStack({ port });
+console.log(`\n  Baton is running: ${stack.url}\n  (demo agent on this machine; Ctrl+C to stop)\n`);
+const stop = async () => {
+  await stack.stop();
+  process.exit(0);
+};
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
+stack.server.on("exit", (code) => {
+  console.error(`dev server exited (${code})`);
+  process.exit(code ?? 1);
+});
