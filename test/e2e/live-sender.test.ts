@@ -1,0 +1,153 @@
+// Two browsers on one session, desktop and phone: echo, queue chip, cancel from the other viewer,
+// refresh mid-turn restores chip + Stop, flush runs once, Stop drops the queue.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DESKTOP, launch, PHONE, shot } from "./browser";
+import { createSession, type Stack, startTestStack, waitFor } from "./support";
+
+let stack: Stack;
+let browser: Browser;
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startTestStack(), launch()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+const tid = (page: Page, id: string) => page.getByTestId(id);
+
+async function openSession(page: Page, sessionId: string) {
+  await page.goto(`${stack.url}/s/${sessionId}`);
+  await tid(page, "connection-state").filter({ hasText: /live/i }).waitFor({ timeout: 20_000 });
+  await tid(page, "composer-input").waitFor();
+}
+
+async function type(page: Page, text: string, tap = false) {
+  const input = tid(page, "composer-input");
+  if (tap) await input.tap();
+  await input.fill(text);
+}
+
+async function userRows(page: Page) {
+  return tid(page, "row-user").allInnerTexts();
+}
+
+describe("live Sender in Chromium", () => {
+  it("two viewers: echo, queue, cancel by the other, refresh restores chip and Stop, flush once, Stop drops", async () => {
+    const sessionId = await createSession(stack.url);
+    const ctxA = await browser.newContext(DESKTOP);
+    const ctxB = await browser.newContext(DESKTOP);
+    const a = await ctxA.newPage();
+    const b = await ctxB.newPage();
+    await openSession(a, sessionId);
+    await openSession(b, sessionId);
+    await tid(a, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 20_000 });
+
+    // A sends; both see the echo.
+    await type(a, "hello from A");
+    await tid(a, "send-button").click();
+    await tid(b, "row-user").filter({ hasText: "hello from A" }).waitFor();
+    await tid(a, "row-agent").filter({ hasText: "hello from A" }).first().waitFor();
+    await tid(a, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 20_000 });
+
+    // A starts a long turn and queues mid-turn; B sees the chip.
+    await type(a, "sleep 12");
+    await a.keyboard.press("Enter");
+    await tid(a, "stop-button").waitFor();
+    await type(a, "queued by A");
+    await expect(tid(a, "send-button").getAttribute("title")).resolves.toMatch(/queue message/i);
+    await tid(a, "send-button").click();
+    await tid(a, "queue-chip").filter({ hasText: "queued by A" }).waitFor();
+    await tid(b, "queue-chip").filter({ hasText: "queued by A" }).waitFor();
+    await shot(a, "desktop-queued-A");
+    await shot(b, "desktop-queued-B");
+    // Selects stay writable mid-turn.
+    const model = tid(a, "model-select");
+    expect(await model.isDisabled()).toBe(false);
+
+    // B cancels it; A's chip goes.
+    await tid(b, "chip-cancel").click();
+    await waitFor(async () => (await tid(a, "queue-chip").count()) === 0, "A's chip gone");
+
+    // A queues again and refreshes mid-turn: chip and Stop are back.
+    await type(a, "survives refresh");
+    await tid(a, "send-button").click();
+    await tid(a, "queue-chip").filter({ hasText: "survives refresh" }).waitFor();
+    await a.reload();
+    await tid(a, "queue-chip").filter({ hasText: "survives refresh" }).waitFor({ timeout: 20_000 });
+    await tid(a, "stop-button").waitFor();
+    await shot(a, "desktop-after-refresh");
+
+    // The turn ends; the queued prompt runs once for everyone.
+    await tid(b, "row-user").filter({ hasText: "survives refresh" }).waitFor({ timeout: 30_000 });
+    await tid(a, "row-agent").filter({ hasText: "survives refresh" }).first().waitFor({ timeout: 30_000 });
+    await tid(a, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 30_000 });
+    expect((await userRows(a)).filter((t) => t.includes("survives refresh"))).toHaveLength(1);
+    expect((await userRows(a)).filter((t) => t.includes("queued by A"))).toHaveLength(0);
+
+    // Stop drops the queue; the dropped text can be restored to the draft.
+    await type(a, "sleep 30");
+    await tid(a, "send-button").click();
+    await tid(a, "stop-button").waitFor();
+    await type(b, "dropped by stop");
+    await tid(b, "send-button").click();
+    await tid(a, "queue-chip").waitFor();
+    await tid(a, "stop-button").click();
+    await tid(a, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 15_000 });
+    await waitFor(async () => (await tid(a, "queue-chip").count()) === 0, "queue dropped");
+    await tid(b, "restore-dropped").click();
+    expect(await tid(b, "composer-input").inputValue()).toContain("dropped by stop");
+    await new Promise((r) => setTimeout(r, 800));
+    expect((await userRows(a)).filter((t) => t.includes("dropped by stop"))).toHaveLength(0);
+    await shot(b, "desktop-restored-draft");
+    await ctxA.close();
+    await ctxB.close();
+  });
+
+  it("phone profile: send, queue and cancel with taps", async () => {
+    const sessionId = await createSession(stack.url);
+    const ctx = await browser.newContext(PHONE);
+    const p = await ctx.newPage();
+    await openSession(p, sessionId);
+    await tid(p, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 20_000 });
+    await type(p, "sleep 8", true);
+    await tid(p, "send-button").tap();
+    await tid(p, "stop-button").waitFor();
+    await type(p, "from the phone", true);
+    await tid(p, "send-button").tap();
+    await tid(p, "queue-chip").filter({ hasText: "from the phone" }).waitFor();
+    const box = await tid(p, "chip-cancel").boundingBox();
+    expect(box!.width).toBeGreaterThanOrEqual(44);
+    expect(box!.height).toBeGreaterThanOrEqual(44);
+    await shot(p, "phone-queued");
+    await tid(p, "chip-cancel").tap();
+    await waitFor(async () => (await tid(p, "queue-chip").count()) === 0, "chip gone");
+    await tid(p, "stop-button").tap();
+    await tid(p, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 15_000 });
+    await shot(p, "phone-idle");
+    await ctx.close();
+  });
+
+  it("agent output with <script> / onerror renders inert", async () => {
+    const sessionId = await createSession(stack.url);
+    const ctx = await browser.newContext(DESKTOP);
+    const p = await ctx.newPage();
+    let alerted = false;
+    p.on("dialog", (d) => {
+      alerted = true;
+      void d.dismiss();
+    });
+    await openSession(p, sessionId);
+    await tid(p, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 20_000 });
+    // The demo agent echoes the prompt inside its markdown reply.
+    await type(p, `<img src=x onerror="alert(1)"> <script>alert(2)</script> **bold**`);
+    await tid(p, "send-button").click();
+    await tid(p, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 20_000 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(alerted).toBe(false);
+    expect(await p.locator("[data-testid=transcript] script").count()).toBe(0);
+    expect(await p.locator("[data-testid=transcript] [onerror]").count()).toBe(0);
+    await ctx.close();
+  });
+});
