@@ -1,0 +1,176 @@
+/**
+ * Known ACP agents and how to launch them, plus custom agents from the config file.
+ * Only agents found on this machine are advertised; detection never downloads anything.
+ */
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { z } from "zod";
+import type { AgentCapabilities, AgentInfo } from "../../shared/tunnel-protocol";
+import type { LaunchSpec } from "./agent-process";
+import { findOnPath, findPackageBin, packageSearchDirs } from "./find-executable";
+
+export const CustomAgent = z.object({
+  id: z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, "agent ids use letters, digits, . _ -"),
+  label: z.string().min(1).max(100).optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+  capabilities: z
+    .object({
+      loadSession: z.boolean(),
+      resume: z.boolean(),
+      modes: z.boolean(),
+      configOptions: z.boolean(),
+      steering: z.boolean(),
+      images: z.boolean(),
+    })
+    .partial()
+    .optional(),
+});
+export type CustomAgent = z.infer<typeof CustomAgent>;
+
+type Launch =
+  | { kind: "command"; command: string; args: string[] }
+  /** `npx -y <pkg>`: run from a local install (bin on PATH or package on disk), never via npx while detecting. */
+  | { kind: "npx"; pkg: string; bin: string; args: string[] }
+  | { kind: "demo" };
+
+export type AgentPreset = { id: string; label: string; launch: Launch; capabilities: AgentCapabilities };
+
+const caps = (c: Partial<AgentCapabilities>): AgentCapabilities => ({
+  loadSession: false,
+  resume: false,
+  modes: false,
+  configOptions: false,
+  steering: false,
+  images: false,
+  ...c,
+});
+
+/** Static best knowledge per agent; `initialize` refines it per session (session.ready carries the truth). */
+export const AGENT_PRESETS: readonly AgentPreset[] = [
+  {
+    id: "claude",
+    label: "Claude Code",
+    launch: { kind: "npx", pkg: "@agentclientprotocol/claude-agent-acp", bin: "claude-agent-acp", args: [] },
+    capabilities: caps({ loadSession: true, resume: true, modes: true, configOptions: true, images: true }),
+  },
+  {
+    id: "codex",
+    label: "Codex",
+    launch: { kind: "npx", pkg: "@agentclientprotocol/codex-acp", bin: "codex-acp", args: [] },
+    capabilities: caps({ loadSession: true, modes: true, configOptions: true, images: true }),
+  },
+  {
+    id: "gemini",
+    label: "Gemini CLI",
+    launch: { kind: "command", command: "gemini", args: ["--acp"] },
+    capabilities: caps({ loadSession: true, modes: true, images: true }),
+  },
+  {
+    id: "qwen",
+    label: "Qwen Code",
+    launch: { kind: "command", command: "qwen", args: ["--acp"] },
+    capabilities: caps({ loadSession: true, modes: true, images: true }),
+  },
+  {
+    id: "opencode",
+    label: "opencode",
+    launch: { kind: "command", command: "opencode", args: ["acp"] },
+    capabilities: caps({ loadSession: true, modes: true, configOptions: true, images: true }),
+  },
+  {
+    id: "pi",
+    label: "Pi",
+    launch: { kind: "npx", pkg: "pi-acp", bin: "pi-acp", args: [] },
+    capabilities: caps({ modes: true }),
+  },
+  {
+    id: "copilot",
+    label: "GitHub Copilot",
+    launch: { kind: "command", command: "copilot", args: ["--acp", "--stdio"] },
+    capabilities: caps({ loadSession: true, modes: true, images: true }),
+  },
+  {
+    id: "demo",
+    label: "Demo agent",
+    launch: { kind: "demo" },
+    capabilities: caps({ loadSession: true, modes: true, configOptions: true, steering: true, images: true }),
+  },
+];
+
+export const DEMO_AGENT_MAIN = fileURLToPath(new URL("../demo-agent/main.ts", import.meta.url));
+
+/** How to run the built-in demo agent: this Node with the tsx loader (absolute, so any cwd works). */
+export function demoLaunch(env: Readonly<Record<string, string>> = {}): LaunchSpec {
+  const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+  return { command: process.execPath, args: ["--import", tsxLoader, DEMO_AGENT_MAIN], env };
+}
+
+export type ResolvedAgent = { info: AgentInfo; launch: LaunchSpec };
+
+export type DetectOptions = {
+  /** Custom agents from the config file (an id equal to a preset's replaces it). */
+  custom?: readonly CustomAgent[];
+  /** Advertise only these ids (`--agent`); empty/undefined = all found. */
+  only?: readonly string[];
+  /** Extra env for the demo agent (tests pace it fast). */
+  demoEnv?: Readonly<Record<string, string>>;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+};
+
+function resolvePreset(p: AgentPreset, o: DetectOptions, dirs: () => string[]): LaunchSpec | null {
+  const launch = p.launch;
+  switch (launch.kind) {
+    case "demo": {
+      const env = { ...(o.demoEnv ?? {}) };
+      if (env.DEMO_STEERING === undefined && o.env?.DEMO_STEERING !== undefined) env.DEMO_STEERING = o.env.DEMO_STEERING;
+      return demoLaunch(env);
+    }
+    case "command": {
+      const found = findOnPath(launch.command, o.env);
+      return found ? { command: found, args: launch.args } : null;
+    }
+    case "npx": {
+      const onPath = findOnPath(launch.bin, o.env);
+      if (onPath) return { command: onPath, args: launch.args };
+      const script = findPackageBin(launch.pkg, launch.bin, dirs());
+      return script ? { command: process.execPath, args: [script, ...launch.args] } : null;
+    }
+    default:
+      return assertNeverLaunch(launch);
+  }
+}
+
+function assertNeverLaunch(x: never): never {
+  throw new Error(`unexpected launch ${JSON.stringify(x)}`);
+}
+
+/** The agents to advertise in hello, each with how to start it. */
+export function detectAgents(o: DetectOptions = {}): ResolvedAgent[] {
+  const env = o.env ?? process.env;
+  const opts = { ...o, env };
+  let dirsCache: string[] | null = null;
+  const dirs = () => (dirsCache ??= packageSearchDirs(env, o.cwd));
+  const only = o.only?.length ? new Set(o.only) : null;
+  const customIds = new Set((o.custom ?? []).map((c) => c.id));
+  const out: ResolvedAgent[] = [];
+  for (const p of AGENT_PRESETS) {
+    if (customIds.has(p.id) || (only && !only.has(p.id))) continue;
+    const launch = resolvePreset(p, opts, dirs);
+    if (!launch) continue;
+    const capabilities = p.id === "demo" ? { ...p.capabilities, steering: launch.env?.DEMO_STEERING !== "0" } : p.capabilities;
+    out.push({ info: { id: p.id, label: p.label, capabilities }, launch });
+  }
+  for (const c of o.custom ?? []) {
+    if (only && !only.has(c.id)) continue;
+    const found = findOnPath(c.command, env);
+    if (!found) continue;
+    out.push({
+      info: { id: c.id, label: c.label ?? c.id, capabilities: caps(c.capabilities ?? {}) },
+      launch: { command: found, args: c.args, env: c.env },
+    });
+  }
+  return out;
+}

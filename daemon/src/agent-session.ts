@@ -1,0 +1,464 @@
+/**
+ * One Baton session = one agent subprocess + one ACP client connection over its stdio.
+ * Turns MachineCommands for this session into ACP calls and the agent's traffic into DaemonEvents.
+ */
+import { randomUUID } from "node:crypto";
+import * as acp from "@agentclientprotocol/sdk";
+import type { AnyMessage } from "@agentclientprotocol/sdk";
+import type { PromptBlock } from "../../shared/blocks";
+import type { AgentConfig, DaemonEvent } from "../../shared/tunnel-protocol";
+import { PermissionOption } from "../../shared/viewer-protocol";
+import { isRecord, messageKind, tappedStdioStream, type TapVerdict } from "./acp-tap";
+import {
+  configAfterSetMode,
+  configAfterSetModel,
+  configAfterSetOption,
+  configAfterUpdate,
+  initialAgentConfig,
+  sameConfig,
+} from "./agent-config";
+import { describeExit, spawnAgent, type AgentProcess, type ExitInfo, type LaunchSpec } from "./agent-process";
+import { errorMessage, type Logger } from "./log";
+import { DAEMON_VERSION } from "./version";
+import { TimeoutError, delay, withTimeout, type Deferred, deferred } from "./timing";
+
+export const STEERING_METHOD = "_session/steering";
+/** Legacy model switch (pre-configOptions agents); not in the SDK's method table. */
+export const SET_MODEL_METHOD = "session/set_model";
+
+export type SessionTimeouts = {
+  /** initialize + session/new|load: npx-launched agents may install on first run. */
+  openMs: number;
+  /** Config writes (set_mode / set_config_option / set_model): quick RPCs. */
+  requestMs: number;
+  /** A steer reply: past this the outcome is unknown (`indeterminate`). */
+  steerMs: number;
+  /** After session/cancel, how long the agent gets to end the turn before the daemon ends it itself. */
+  cancelForceMs: number;
+  /** After the connection drops mid-turn, how long to wait for the process exit status for the message. */
+  exitWaitMs: number;
+};
+
+export const DEFAULT_TIMEOUTS: SessionTimeouts = {
+  openMs: 120_000,
+  requestMs: 30_000,
+  steerMs: 15_000,
+  cancelForceMs: 15_000,
+  exitWaitMs: 1_000,
+};
+
+export type SessionDeps = {
+  emit(e: DaemonEvent): void;
+  log: Logger;
+  timeouts: SessionTimeouts;
+};
+
+export type SessionState = "opening" | "ready" | "failed" | "closed";
+
+type PendingPermission = {
+  requestId: string;
+  rpcKey: string;
+  optionIds: string[];
+  answer: Deferred<string | null>;
+};
+
+type Turn = { turnId: string; cancelTimer: NodeJS.Timeout | null };
+
+/** Longest error text put in an event: enough to explain, small enough for a toast. */
+const MAX_ERROR_CHARS = 500;
+
+function rpcKey(id: unknown): string {
+  return JSON.stringify(id ?? null);
+}
+
+/** RequestError message plus any human text in its data (agents often put the useful part there). */
+export function rpcErrorText(err: unknown): string {
+  let text = errorMessage(err);
+  if (err instanceof acp.RequestError && isRecord(err.data)) {
+    const extra = err.data.message ?? err.data.details;
+    if (typeof extra === "string" && extra && !text.includes(extra)) text = `${text}: ${extra}`;
+  }
+  return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS - 1)}…` : text;
+}
+
+export class AgentSession {
+  state: SessionState = "opening";
+  agentSessionId: string | null = null;
+  config: AgentConfig | null = null;
+  private proc: AgentProcess | null = null;
+  private conn: acp.ClientConnection | null = null;
+  private turn: Turn | null = null;
+  private readonly permissions = new Map<string, PendingPermission>();
+  private readonly permissionsByRpc = new Map<string, PendingPermission>();
+  private resumed = false;
+
+  constructor(
+    readonly sessionId: string,
+    readonly agentId: string,
+    readonly cwd: string,
+    private readonly launch: LaunchSpec,
+    private readonly deps: SessionDeps,
+  ) {}
+
+  get busy(): boolean {
+    return this.turn !== null;
+  }
+
+  get live(): boolean {
+    return this.state === "opening" || this.state === "ready";
+  }
+
+  private emit(e: DaemonEvent): void {
+    this.deps.emit(e);
+  }
+
+  private commandFailed(command: string, message: string): void {
+    this.emit({ t: "command.failed", sessionId: this.sessionId, command, message });
+  }
+
+  // ------------------------------------------------------------------ open
+
+  async open(agentSessionId: string | null | undefined): Promise<void> {
+    const log = this.deps.log;
+    let proc: AgentProcess;
+    try {
+      proc = spawnAgent(this.launch, this.cwd, (line) => log.debug(`[agent ${this.agentId} ${this.sessionId}] ${line}`));
+    } catch (err) {
+      return this.fail(`agent could not start: ${errorMessage(err)}`);
+    }
+    this.proc = proc;
+    void proc.exited.then((info) => this.onExit(info));
+
+    const stream = tappedStdioStream(proc.child.stdin, proc.child.stdout, (m) => this.onAgentMessage(m));
+    const app = acp.client({ name: "baton-daemon" }).onRequest(acp.methods.client.session.requestPermission, async ({ requestId, signal }) => {
+      const pending = this.permissionsByRpc.get(rpcKey(requestId));
+      if (!pending) return { outcome: { outcome: "cancelled" as const } };
+      const onAbort = () => this.cancelPermission(pending);
+      signal.addEventListener("abort", onAbort, { once: true });
+      const optionId = await pending.answer.promise;
+      signal.removeEventListener("abort", onAbort);
+      return optionId === null
+        ? { outcome: { outcome: "cancelled" as const } }
+        : { outcome: { outcome: "selected" as const, optionId } };
+    });
+    const conn = app.connect(stream);
+    this.conn = conn;
+
+    try {
+      const t = this.deps.timeouts.openMs;
+      const init: unknown = await withTimeout(
+        conn.agent.request(acp.methods.agent.initialize, {
+          protocolVersion: acp.PROTOCOL_VERSION,
+          // Deliberately no fs / terminal: the agent works on the machine itself; Baton only relays.
+          clientCapabilities: {},
+          clientInfo: { name: "baton", version: DAEMON_VERSION },
+        }),
+        t,
+        "initialize",
+      );
+      if (!this.live) return;
+      const caps = isRecord(init) && isRecord(init.agentCapabilities) ? init.agentCapabilities : {};
+      let sessionResult: unknown = null;
+      if (agentSessionId && caps.loadSession === true) {
+        try {
+          sessionResult = await withTimeout(
+            conn.agent.request(acp.methods.agent.session.load, { sessionId: agentSessionId, cwd: this.cwd, mcpServers: [] }),
+            t,
+            "session/load",
+          );
+          this.agentSessionId = agentSessionId;
+          this.resumed = true;
+        } catch (err) {
+          if (!this.live || !(err instanceof acp.RequestError)) throw err;
+          log.warn(`session ${this.sessionId}: session/load failed (${rpcErrorText(err)}); starting a new agent session`);
+        }
+      } else if (agentSessionId && isRecord(caps.sessionCapabilities) && isRecord(caps.sessionCapabilities.resume)) {
+        try {
+          sessionResult = await withTimeout(
+            conn.agent.request(acp.methods.agent.session.resume, { sessionId: agentSessionId, cwd: this.cwd, mcpServers: [] }),
+            t,
+            "session/resume",
+          );
+          this.agentSessionId = agentSessionId;
+          this.resumed = true;
+        } catch (err) {
+          if (!this.live || !(err instanceof acp.RequestError)) throw err;
+          log.warn(`session ${this.sessionId}: session/resume failed (${rpcErrorText(err)}); starting a new agent session`);
+        }
+      }
+      if (!this.resumed) {
+        const created: unknown = await withTimeout(
+          conn.agent.request(acp.methods.agent.session.new, { cwd: this.cwd, mcpServers: [] }),
+          t,
+          "session/new",
+        );
+        if (!isRecord(created) || typeof created.sessionId !== "string" || !created.sessionId)
+          throw new Error("agent answered session/new without a sessionId");
+        this.agentSessionId = created.sessionId;
+        sessionResult = created;
+      }
+      if (!this.live) return;
+      this.config = initialAgentConfig(init, sessionResult);
+      this.state = "ready";
+      this.emit(this.readyEvent());
+    } catch (err) {
+      if (!this.live) return;
+      // A dropped connection usually means the process died: prefer its exit status as the reason.
+      if (!(err instanceof acp.RequestError) && !(err instanceof TimeoutError)) {
+        await Promise.race([proc.exited, delay(this.deps.timeouts.exitWaitMs)]);
+        if (!this.live) return;
+      }
+      this.fail(proc.hasExited() ? this.exitMessage() : rpcErrorText(err));
+    }
+  }
+
+  readyEvent(): DaemonEvent {
+    return {
+      t: "session.ready",
+      sessionId: this.sessionId,
+      agentSessionId: this.agentSessionId ?? "",
+      config: this.config ?? { modes: null, models: null, configOptions: [], steering: false, images: false },
+      resumed: this.resumed,
+    };
+  }
+
+  // ------------------------------------------------------------------ agent → daemon
+
+  private onAgentMessage(m: AnyMessage): TapVerdict {
+    if (!this.live) return "pass";
+    const kind = messageKind(m);
+    if (kind === "notification" && "method" in m && m.method === acp.methods.client.session.update) {
+      const update = isRecord(m.params) ? m.params.update : undefined;
+      if (isRecord(update) && typeof update.sessionUpdate === "string") {
+        this.emit({ t: "session.update", sessionId: this.sessionId, update: update as DaemonUpdate });
+        this.applyConfig(this.config && configAfterUpdate(this.config, update));
+      } else {
+        this.deps.log.debug(`session ${this.sessionId}: ignored a malformed session/update`);
+      }
+      return "drop"; // relayed raw; the SDK's typed handler would only re-validate it
+    }
+    if (kind === "request" && "method" in m && m.method === acp.methods.client.session.requestPermission && "id" in m) {
+      this.registerPermission(m.id, m.params);
+    }
+    return "pass";
+  }
+
+  private registerPermission(id: unknown, params: unknown): void {
+    const p = isRecord(params) ? params : {};
+    const toolCall = isRecord(p.toolCall) ? p.toolCall : {};
+    const options = Array.isArray(p.options) ? p.options.filter((o) => PermissionOption.safeParse(o).success) : [];
+    const pending: PendingPermission = {
+      requestId: `perm-${randomUUID()}`,
+      rpcKey: rpcKey(id),
+      optionIds: options.map((o) => String((o as { optionId: unknown }).optionId)),
+      answer: deferred<string | null>(),
+    };
+    this.permissions.set(pending.requestId, pending);
+    this.permissionsByRpc.set(pending.rpcKey, pending);
+    this.emit({
+      t: "permission.request",
+      sessionId: this.sessionId,
+      requestId: pending.requestId,
+      toolCall,
+      options: options as PermissionOption[],
+    });
+  }
+
+  private settlePermission(p: PendingPermission, optionId: string | null): void {
+    this.permissions.delete(p.requestId);
+    this.permissionsByRpc.delete(p.rpcKey);
+    p.answer.resolve(optionId);
+  }
+
+  private cancelPermission(p: PendingPermission): void {
+    if (!this.permissions.has(p.requestId)) return;
+    this.settlePermission(p, null);
+    this.emit({ t: "permission.cancelled", sessionId: this.sessionId, requestId: p.requestId });
+  }
+
+  private cancelAllPermissions(): void {
+    for (const p of [...this.permissions.values()]) this.cancelPermission(p);
+  }
+
+  private applyConfig(next: AgentConfig | null): void {
+    if (!next || !this.config || sameConfig(this.config, next)) return;
+    this.config = next;
+    this.emit({ t: "config.state", sessionId: this.sessionId, config: next });
+  }
+
+  // ------------------------------------------------------------------ commands
+
+  private readyConn(command: string): acp.ClientConnection | null {
+    if (this.state !== "ready" || !this.conn || !this.agentSessionId) {
+      this.commandFailed(command, this.state === "opening" ? "session is still starting" : `session is ${this.state}`);
+      return null;
+    }
+    return this.conn;
+  }
+
+  prompt(turnId: string, blocks: PromptBlock[]): void {
+    const conn = this.readyConn("prompt");
+    if (!conn) return;
+    if (this.turn) return this.commandFailed("prompt", `a turn is already running (${this.turn.turnId})`);
+    const turn: Turn = { turnId, cancelTimer: null };
+    this.turn = turn;
+    this.emit({ t: "turn.started", sessionId: this.sessionId, turnId });
+    conn.agent.request(acp.methods.agent.session.prompt, { sessionId: this.agentSessionId!, prompt: blocks as acp.ContentBlock[] }).then(
+      (res: unknown) => {
+        const stopReason = isRecord(res) && typeof res.stopReason === "string" && res.stopReason ? res.stopReason : "end_turn";
+        this.endTurn(turn, stopReason, null);
+      },
+      async (err: unknown) => {
+        if (!(err instanceof acp.RequestError) && this.proc) {
+          await Promise.race([this.proc.exited, delay(this.deps.timeouts.exitWaitMs)]);
+          if (this.proc.hasExited()) return this.endTurn(turn, "error", this.exitMessage());
+        }
+        this.endTurn(turn, "error", rpcErrorText(err));
+      },
+    );
+  }
+
+  private endTurn(turn: Turn, stopReason: string, error: string | null): void {
+    if (this.turn !== turn) return; // already ended (forced after cancel, crash, close)
+    this.turn = null;
+    if (turn.cancelTimer) clearTimeout(turn.cancelTimer);
+    // A request the agent abandoned at turn end can no longer be answered usefully.
+    this.cancelAllPermissions();
+    this.emit({ t: "turn.ended", sessionId: this.sessionId, turnId: turn.turnId, stopReason, error });
+  }
+
+  cancel(): void {
+    const turn = this.turn;
+    if (!turn || !this.conn || !this.agentSessionId) return;
+    this.cancelAllPermissions();
+    this.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId: this.agentSessionId }).catch(() => {});
+    if (!turn.cancelTimer) {
+      turn.cancelTimer = setTimeout(() => {
+        this.deps.log.warn(`session ${this.sessionId}: agent did not end the turn after cancel; ending it`);
+        this.endTurn(turn, "cancelled", "the agent did not confirm the cancel in time");
+      }, this.deps.timeouts.cancelForceMs);
+    }
+  }
+
+  respondPermission(requestId: string, optionId: string | null): void {
+    const p = this.permissions.get(requestId);
+    if (!p) return; // already answered, cancelled or unknown: first answer won
+    if (optionId === null) return this.cancelPermission(p);
+    if (p.optionIds.length && !p.optionIds.includes(optionId))
+      return this.commandFailed("permission.respond", `unknown option ${optionId}`);
+    this.settlePermission(p, optionId);
+  }
+
+  async setConfig(configId: string, value: string | boolean): Promise<void> {
+    const conn = this.readyConn("config.set");
+    if (!conn) return;
+    const params =
+      typeof value === "boolean"
+        ? { sessionId: this.agentSessionId!, configId, type: "boolean" as const, value }
+        : { sessionId: this.agentSessionId!, configId, value };
+    try {
+      const res: unknown = await withTimeout(conn.agent.request(acp.methods.agent.session.setConfigOption, params), this.deps.timeouts.requestMs, "session/set_config_option");
+      if (this.config) this.applyConfig(configAfterSetOption(this.config, res, configId, value));
+    } catch (err) {
+      if (this.live) this.commandFailed("config.set", rpcErrorText(err));
+    }
+  }
+
+  async setMode(modeId: string): Promise<void> {
+    const conn = this.readyConn("mode.set");
+    if (!conn) return;
+    if (this.config && !this.config.modes) return this.commandFailed("mode.set", "this agent has no modes");
+    try {
+      await withTimeout(conn.agent.request(acp.methods.agent.session.setMode, { sessionId: this.agentSessionId!, modeId }), this.deps.timeouts.requestMs, "session/set_mode");
+      if (this.config) this.applyConfig(configAfterSetMode(this.config, modeId));
+    } catch (err) {
+      if (this.live) this.commandFailed("mode.set", rpcErrorText(err));
+    }
+  }
+
+  async setModel(modelId: string): Promise<void> {
+    const conn = this.readyConn("model.set");
+    if (!conn) return;
+    if (!this.config?.models) return this.commandFailed("model.set", "this agent has no legacy model list; use config.set");
+    try {
+      await withTimeout(conn.agent.request(SET_MODEL_METHOD, { sessionId: this.agentSessionId!, modelId }), this.deps.timeouts.requestMs, SET_MODEL_METHOD);
+      this.applyConfig(configAfterSetModel(this.config, modelId));
+    } catch (err) {
+      if (this.live) this.commandFailed("model.set", rpcErrorText(err));
+    }
+  }
+
+  async steer(entryId: string, blocks: PromptBlock[]): Promise<void> {
+    const result = (outcome: Extract<DaemonEvent, { t: "steer.result" }>["outcome"]) =>
+      this.emit({ t: "steer.result", sessionId: this.sessionId, entryId, outcome });
+    if (this.state !== "ready" || !this.conn || !this.agentSessionId || !this.config?.steering) return result("failed");
+    try {
+      const res: unknown = await withTimeout(
+        this.conn.agent.request(STEERING_METHOD, { sessionId: this.agentSessionId, prompt: blocks }),
+        this.deps.timeouts.steerMs,
+        STEERING_METHOD,
+      );
+      const outcome = isRecord(res) ? res.outcome : undefined;
+      switch (outcome) {
+        case "injected":
+        case "startedNewTurn":
+        case "promptRequired":
+          return result(outcome);
+        default:
+          return result("failed");
+      }
+    } catch (err) {
+      // The agent said no → failed; no answer (timeout, connection lost) → we cannot know.
+      result(err instanceof acp.RequestError ? "failed" : "indeterminate");
+    }
+  }
+
+  // ------------------------------------------------------------------ end of life
+
+  private exitMessage(): string {
+    const info = this.lastExit ?? { code: null, signal: null };
+    const tail = this.proc?.stderrTail().slice(-1)[0];
+    const text = tail ? `${describeExit(info)}: ${tail}` : describeExit(info);
+    return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS - 1)}…` : text;
+  }
+
+  private lastExit: ExitInfo | null = null;
+
+  private onExit(info: ExitInfo): void {
+    this.lastExit = info;
+    if (!this.live) return;
+    const message = this.exitMessage();
+    this.deps.log.warn(`session ${this.sessionId}: ${message}`);
+    this.cancelAllPermissions();
+    if (this.turn) this.endTurn(this.turn, "error", message);
+    this.fail(message);
+  }
+
+  private fail(message: string): void {
+    if (!this.live) return;
+    this.state = "failed";
+    this.cancelAllPermissions();
+    if (this.turn) this.endTurn(this.turn, "error", message);
+    this.emit({ t: "session.failed", sessionId: this.sessionId, message });
+    this.conn?.close();
+    void this.proc?.kill();
+  }
+
+  async close(): Promise<void> {
+    const wasLive = this.live;
+    this.state = "closed";
+    if (wasLive) {
+      this.cancelAllPermissions();
+      if (this.turn) {
+        const turn = this.turn;
+        this.turn = null;
+        if (turn.cancelTimer) clearTimeout(turn.cancelTimer);
+        this.emit({ t: "turn.ended", sessionId: this.sessionId, turnId: turn.turnId, stopReason: "cancelled", error: "session closed" });
+      }
+    }
+    this.conn?.close();
+    await this.proc?.kill();
+  }
+}
+
+type DaemonUpdate = Extract<DaemonEvent, { t: "session.update" }>["update"];

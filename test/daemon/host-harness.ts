@@ -1,0 +1,114 @@
+/** Test harness: a SessionHost with the real demo agent (real process, real stdio) and an event recorder. */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { DaemonEvent, type MachineCommand } from "../../shared/tunnel-protocol";
+import { AGENT_PRESETS, demoLaunch, type ResolvedAgent } from "../../daemon/src/agent-presets";
+import { createSessionHost, type SessionHost } from "../../daemon/src/session-host";
+import type { SessionTimeouts } from "../../daemon/src/agent-session";
+
+export type Recorder = {
+  events: DaemonEvent[];
+  push(e: DaemonEvent): void;
+  waitFor<T extends DaemonEvent>(pred: (e: DaemonEvent) => e is T, timeoutMs?: number): Promise<T>;
+  waitFor(pred: (e: DaemonEvent) => boolean, timeoutMs?: number): Promise<DaemonEvent>;
+  of<K extends DaemonEvent["t"]>(t: K, sessionId?: string): Extract<DaemonEvent, { t: K }>[];
+};
+
+export function makeRecorder(): Recorder {
+  const events: DaemonEvent[] = [];
+  let waiters: { pred: (e: DaemonEvent) => boolean; resolve(e: DaemonEvent): void }[] = [];
+  return {
+    events,
+    push(e) {
+      // Every event must be valid on the wire (the Machine DO parses with the same schema).
+      const parsed = DaemonEvent.safeParse(e);
+      if (!parsed.success) throw new Error(`invalid DaemonEvent ${JSON.stringify(e)}: ${parsed.error.message}`);
+      events.push(e);
+      waiters = waiters.filter((w) => (w.pred(e) ? (w.resolve(e), false) : true));
+    },
+    waitFor(pred: (e: DaemonEvent) => boolean, timeoutMs = 8000): Promise<DaemonEvent> {
+      const hit = events.find(pred);
+      if (hit) return Promise.resolve(hit);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`timed out waiting; events so far: ${JSON.stringify(events.map((e) => e.t))}`)), timeoutMs);
+        waiters.push({ pred, resolve: (e) => (clearTimeout(timer), resolve(e)) });
+      });
+    },
+    of(t, sessionId) {
+      return events.filter((e) => e.t === t && (!sessionId || e.sessionId === sessionId)) as never;
+    },
+  } as Recorder;
+}
+
+/** Test pacing: fast chunks and 50 ms "seconds" keep each test to a second or two. */
+export const FAST_DEMO_ENV = { DEMO_PACE_MS: "2", DEMO_SLEEP_UNIT_MS: "50" };
+
+export function tmpDir(prefix: string): string {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+}
+
+export function demoAgent(env: Record<string, string>): ResolvedAgent {
+  const preset = AGENT_PRESETS.find((p) => p.id === "demo")!;
+  return { info: { id: "demo", label: preset.label, capabilities: preset.capabilities }, launch: demoLaunch(env) };
+}
+
+export type HostFixture = {
+  host: SessionHost;
+  rec: Recorder;
+  root: string;
+  stateDir: string;
+  send(cmd: MachineCommand): void;
+  open(sessionId: string, extra?: Partial<Extract<MachineCommand, { t: "session.open" }>>): Promise<Extract<DaemonEvent, { t: "session.ready" }>>;
+  /** Sends a text prompt and waits for its turn.ended. */
+  turn(sessionId: string, turnId: string, text: string, timeoutMs?: number): Promise<Extract<DaemonEvent, { t: "turn.ended" }>>;
+  close(): Promise<void>;
+};
+
+export function makeHostFixture(opts: { env?: Record<string, string>; timeouts?: Partial<SessionTimeouts> } = {}): HostFixture {
+  const root = tmpDir("baton-root-");
+  const stateDir = tmpDir("baton-demo-state-");
+  const rec = makeRecorder();
+  const host = createSessionHost({
+    agents: [demoAgent({ ...FAST_DEMO_ENV, DEMO_STATE_DIR: stateDir, ...(opts.env ?? {}) })],
+    roots: [root],
+    emit: (e) => rec.push(e),
+    timeouts: opts.timeouts,
+  });
+  const send = (cmd: MachineCommand) => host.handle(cmd);
+  return {
+    host,
+    rec,
+    root,
+    stateDir,
+    send,
+    async open(sessionId, extra = {}) {
+      send({ t: "session.open", sessionId, agentId: "demo", cwd: root, ...extra });
+      const e = await rec.waitFor((x) => (x.t === "session.ready" || x.t === "session.failed") && x.sessionId === sessionId);
+      if (e.t !== "session.ready") throw new Error(`open failed: ${JSON.stringify(e)}`);
+      return e;
+    },
+    async turn(sessionId, turnId, text, timeoutMs) {
+      send({ t: "prompt", sessionId, turnId, messageId: `m-${turnId}`, blocks: [{ type: "text", text }] });
+      return (await rec.waitFor((x) => x.t === "turn.ended" && x.turnId === turnId, timeoutMs)) as Extract<DaemonEvent, { t: "turn.ended" }>;
+    },
+    async close() {
+      await host.closeAll();
+      fs.rmSync(root, { recursive: true, force: true });
+      fs.rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The text of all agent_message_chunk updates of a session, in order. */
+export function agentText(rec: Recorder, sessionId: string, from = 0): string {
+  return rec.events
+    .slice(from)
+    .filter((e): e is Extract<DaemonEvent, { t: "session.update" }> => e.t === "session.update" && e.sessionId === sessionId)
+    .filter((e) => e.update.sessionUpdate === "agent_message_chunk")
+    .map((e) => {
+      const c = (e.update as { content?: { type?: string; text?: string } }).content;
+      return c?.type === "text" ? (c.text ?? "") : "";
+    })
+    .join("");
+}
