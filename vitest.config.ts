@@ -40,6 +40,20 @@ export default defineConfig({
         },
       },
       {
+        plugins: [
+          cloudflareTest(async () => ({
+            wrangler: { configPath: "./bench/wrangler.bench.jsonc" },
+            miniflare: { bindings: { AUTH_MODE: "dev", TEST_MIGRATIONS: await readD1Migrations("migrations") } },
+          })),
+        ],
+        test: {
+          name: "bench",
+          include: ["bench/**/*.bench-run.ts"],
+          setupFiles: ["test/worker/apply-migrations.ts"],
+          testTimeout: 300_000,
+        },
+      },
+      {
         test: {
           name: "e2e",
           environment: "node",
