@@ -104,6 +104,11 @@ export class AgentSession {
     return this.turn !== null;
   }
 
+  /** The agent process id (diagnostics and tests). */
+  get pid(): number | undefined {
+    return this.proc?.child.pid;
+  }
+
   get live(): boolean {
     return this.state === "opening" || this.state === "ready";
   }
@@ -131,7 +136,9 @@ export class AgentSession {
 
     const stream = tappedStdioStream(proc.child.stdin, proc.child.stdout, (m) => this.onAgentMessage(m));
     const app = acp.client({ name: "baton-daemon" }).onRequest(acp.methods.client.session.requestPermission, async ({ requestId, signal }) => {
+      // The answer may already be in (a fast viewer): the entry stays until this handler takes it.
       const pending = this.permissionsByRpc.get(rpcKey(requestId));
+      this.permissionsByRpc.delete(rpcKey(requestId));
       if (!pending) return { outcome: { outcome: "cancelled" as const } };
       const onAbort = () => this.cancelPermission(pending);
       signal.addEventListener("abort", onAbort, { once: true });
@@ -266,7 +273,6 @@ export class AgentSession {
 
   private settlePermission(p: PendingPermission, optionId: string | null): void {
     this.permissions.delete(p.requestId);
-    this.permissionsByRpc.delete(p.rpcKey);
     p.answer.resolve(optionId);
   }
 
@@ -324,6 +330,7 @@ export class AgentSession {
     if (turn.cancelTimer) clearTimeout(turn.cancelTimer);
     // A request the agent abandoned at turn end can no longer be answered usefully.
     this.cancelAllPermissions();
+    this.permissionsByRpc.clear(); // requests the agent abandoned without the SDK handler ever running
     this.emit({ t: "turn.ended", sessionId: this.sessionId, turnId: turn.turnId, stopReason, error });
   }
 

@@ -10,8 +10,8 @@ import type { SessionTimeouts } from "../../daemon/src/agent-session";
 export type Recorder = {
   events: DaemonEvent[];
   push(e: DaemonEvent): void;
-  waitFor<T extends DaemonEvent>(pred: (e: DaemonEvent) => e is T, timeoutMs?: number): Promise<T>;
-  waitFor(pred: (e: DaemonEvent) => boolean, timeoutMs?: number): Promise<DaemonEvent>;
+  /** Resolves with the first event (at index ≥ `from`) matching `pred`, past or future. */
+  waitFor(pred: (e: DaemonEvent) => boolean, timeoutMs?: number, from?: number): Promise<DaemonEvent>;
   of<K extends DaemonEvent["t"]>(t: K, sessionId?: string): Extract<DaemonEvent, { t: K }>[];
 };
 
@@ -27,8 +27,8 @@ export function makeRecorder(): Recorder {
       events.push(e);
       waiters = waiters.filter((w) => (w.pred(e) ? (w.resolve(e), false) : true));
     },
-    waitFor(pred: (e: DaemonEvent) => boolean, timeoutMs = 8000): Promise<DaemonEvent> {
-      const hit = events.find(pred);
+    waitFor(pred: (e: DaemonEvent) => boolean, timeoutMs = 8000, from = 0): Promise<DaemonEvent> {
+      const hit = events.slice(from).find(pred);
       if (hit) return Promise.resolve(hit);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`timed out waiting; events so far: ${JSON.stringify(events.map((e) => e.t))}`)), timeoutMs);
@@ -83,14 +83,16 @@ export function makeHostFixture(opts: { env?: Record<string, string>; timeouts?:
     stateDir,
     send,
     async open(sessionId, extra = {}) {
+      const mark = rec.events.length;
       send({ t: "session.open", sessionId, agentId: "demo", cwd: root, ...extra });
-      const e = await rec.waitFor((x) => (x.t === "session.ready" || x.t === "session.failed") && x.sessionId === sessionId);
+      const e = await rec.waitFor((x) => (x.t === "session.ready" || x.t === "session.failed") && x.sessionId === sessionId, undefined, mark);
       if (e.t !== "session.ready") throw new Error(`open failed: ${JSON.stringify(e)}`);
       return e;
     },
     async turn(sessionId, turnId, text, timeoutMs) {
+      const mark = rec.events.length;
       send({ t: "prompt", sessionId, turnId, messageId: `m-${turnId}`, blocks: [{ type: "text", text }] });
-      return (await rec.waitFor((x) => x.t === "turn.ended" && x.turnId === turnId, timeoutMs)) as Extract<DaemonEvent, { t: "turn.ended" }>;
+      return (await rec.waitFor((x) => x.t === "turn.ended" && x.turnId === turnId, timeoutMs, mark)) as Extract<DaemonEvent, { t: "turn.ended" }>;
     },
     async close() {
       await host.closeAll();
