@@ -37,8 +37,15 @@ async function roomFanout(viewers: number, events: number) {
     }),
   );
   const t0 = Date.now();
-  for (let i = 0; i < events; i++)
-    daemon.emit({ t: "session.update", sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: chunkText(i) }, sent: Date.now() } as any });
+  // A burst of chunks, as the daemon sends them: coalesced into batch frames per tick of 25.
+  for (let i = 0; i < events; i += 25)
+    daemon.emitBatch(
+      Array.from({ length: Math.min(25, events - i) }, (_, k) => ({
+        t: "session.update" as const,
+        sessionId,
+        update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: chunkText(i + k) }, sent: Date.now() } as any,
+      })),
+    );
   await waitFor(() => counts.every((c) => c >= events), "all delivered", 120_000);
   const ms = Math.max(1, Date.now() - t0);
   vs.forEach((v) => v.close());
@@ -159,10 +166,14 @@ it("ingest: chunk events/s with 10 viewers per session, 1 / 4 / 16 sessions on o
     }
     const total = 2000;
     const t0 = Date.now();
-    for (let i = 0; i < total; i++) {
-      const sessionId = ids[i % sessions]!;
-      daemon.emit({ t: "session.update", sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: chunkText(i) } } });
-    }
+    for (let i = 0; i < total; i += 25)
+      daemon.emitBatch(
+        Array.from({ length: 25 }, (_, k) => ({
+          t: "session.update" as const,
+          sessionId: ids[(i + k) % sessions]!,
+          update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: chunkText(i + k) } },
+        })),
+      );
     const per = total / sessions;
     await waitFor(() => [...counts.values()].every((c) => c.every((x) => x >= per)), "ingest delivered", 180_000);
     const ms = Math.max(1, Date.now() - t0);

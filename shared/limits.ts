@@ -22,3 +22,5 @@ export const RATE_BURST = 40;
 export const RATE_PER_SECOND = 20;
 /** Ids are client-minted (uuid-ish); bound their size so they cannot be used to bloat storage. */
 export const MAX_ID_LENGTH = 128;
+/** Events per tunnel batch frame: amortises per-message cost while staying under the frame limit. */
+export const MAX_BATCH_EVENTS = 256;

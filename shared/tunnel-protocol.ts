@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { PromptBlocks } from "./blocks";
+import { MAX_BATCH_EVENTS } from "./limits";
 import { AcpUpdate, ConfigState, Id, PermissionOption } from "./viewer-protocol";
 
 export const AgentCapabilities = z.object({
@@ -96,6 +97,11 @@ export const DaemonFrame = z.discriminatedUnion("type", [
     lastSeenDown: z.number().int().min(0),
   }),
   z.object({ type: z.literal("event"), n: z.number().int().min(1), event: DaemonEvent }),
+  /** Several numbered events in one message (consecutive n): one socket event instead of many. */
+  z.object({
+    type: z.literal("batch"),
+    events: z.array(z.object({ n: z.number().int().min(1), event: DaemonEvent })).min(1).max(MAX_BATCH_EVENTS),
+  }),
   z.object({ type: z.literal("ack"), n: z.number().int().min(0) }),
 ]);
 export type DaemonFrame = z.infer<typeof DaemonFrame>;

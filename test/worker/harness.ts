@@ -120,6 +120,14 @@ export class TestDaemon {
     return n;
   }
 
+  /** Like emit, many events in one `batch` frame (what a daemon does with a burst of chunks). */
+  emitBatch(events: DaemonEvent[]): void {
+    const items = events.map((event) => ({ n: ++this.n, event }));
+    this.unacked.push(...items);
+    if (!this.welcomed) return;
+    for (let i = 0; i < items.length; i += 256) this.ws.send(JSON.stringify({ type: "batch", events: items.slice(i, i + 256) }));
+  }
+
   async settle(): Promise<void> {
     await waitFor(() => this.acked >= this.n, `acks up to ${this.n}`);
   }

@@ -83,17 +83,28 @@ export class Machine extends DurableObject<Env> {
       case "hello":
         return this.onHello(ws, frame);
       case "event":
-        if (frame.n <= this.highestTaken) return this.send(ws, { type: "ack", n: this.store.get<number>("last_seen_up") ?? 0 });
-        this.highestTaken = frame.n;
-        this.pending.push({ n: frame.n, event: frame.event });
-        this.drain();
-        return;
+        return this.take(ws, [frame]);
+      case "batch":
+        return this.take(ws, frame.events);
       case "ack":
         this.store.ackDown(frame.n);
         return;
       default:
         return assertNever(frame);
     }
+  }
+
+  /** Queues new frames for the rooms; resent duplicates (n ≤ highest taken) are only acked. */
+  private take(ws: WebSocket, frames: { n: number; event: DaemonEvent }[]): void {
+    let fresh = false;
+    for (const f of frames) {
+      if (f.n <= this.highestTaken) continue;
+      this.highestTaken = f.n;
+      this.pending.push(f);
+      fresh = true;
+    }
+    if (fresh) this.drain();
+    else this.send(ws, { type: "ack", n: this.store.get<number>("last_seen_up") ?? 0 });
   }
 
   override async webSocketClose(ws: WebSocket): Promise<void> {
@@ -140,7 +151,7 @@ export class Machine extends DurableObject<Env> {
     await this.notifyRooms({ online: false, liveSessionIds: [], restarted: false });
   }
 
-  /** Hands pending frames to their rooms in order, batching consecutive frames of one session. */
+  /** Hands pending frames to their rooms: in order per session, one RPC per session per batch. */
   private drain(): void {
     if (this.draining) return;
     this.draining = (async () => {
@@ -149,20 +160,22 @@ export class Machine extends DurableObject<Env> {
           const batch = this.pending;
           this.pending = [];
           const epoch = this.store.get<string>("epoch") ?? "";
-          let i = 0;
-          while (i < batch.length) {
-            const sessionId = batch[i]!.event.sessionId;
-            let j = i;
-            while (j < batch.length && batch[j]!.event.sessionId === sessionId) j++;
-            const group = batch.slice(i, j);
-            for (const { event } of group) if (event.t === "turn.ended") this.store.setActive(sessionId, false);
-            try {
-              await roomStub(this.env, sessionId).onDaemonEvents(epoch, group);
-            } catch (err) {
-              console.error("room rejected daemon events", sessionId, err);
-            }
-            i = j;
+          // Order matters within a session only: group per session, rooms work in parallel.
+          const bySession = new Map<string, { n: number; event: DaemonEvent }[]>();
+          for (const f of batch) {
+            const sessionId = f.event.sessionId;
+            if (f.event.t === "turn.ended") this.store.setActive(sessionId, false);
+            let group = bySession.get(sessionId);
+            if (!group) bySession.set(sessionId, (group = []));
+            group.push(f);
           }
+          await Promise.all(
+            [...bySession].map(([sessionId, group]) =>
+              roomStub(this.env, sessionId)
+                .onDaemonEvents(epoch, group)
+                .catch((err: unknown) => console.error("room rejected daemon events", sessionId, err)),
+            ),
+          );
           const last = batch[batch.length - 1]!.n;
           this.store.set("last_seen_up", last);
           for (const ws of this.ctx.getWebSockets(TUNNEL_TAG)) this.send(ws, { type: "ack", n: last });

@@ -400,8 +400,10 @@ export class SessionRoom extends DurableObject<Env> {
   async onDaemonEvents(epoch: string, batch: { n: number; event: DaemonEvent }[]): Promise<void> {
     while (this.inflight) await this.inflight;
     for (const { n, event } of batch) {
+      // Re-read each time: an awaited event (a flush) lets another delivery of this batch interleave.
       const cursor = this.store.getMeta<{ epoch: string; n: number }>("daemon_cursor");
       if (cursor && cursor.epoch === epoch && n <= cursor.n) continue;
+      // Cursor and the event's effects commit together (same synchronous step of the DO).
       this.store.setMeta("daemon_cursor", { epoch, n });
       await this.applyDaemonEvent(event);
     }
