@@ -1,0 +1,240 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { WebSocketServer, type WebSocket } from "ws";
+import { DaemonFrame, TUNNEL_PATH, TUNNEL_TOKEN_HEADER, type DaemonEvent, type MachineCommand } from "../../shared/tunnel-protocol";
+import { makeLogger } from "../../daemon/src/log";
+import { createTunnelClient, tunnelUrl, type TunnelClient } from "../../daemon/src/tunnel-client";
+
+const TOKEN = "secret-machine-token-123";
+
+type Conn = { ws: WebSocket; frames: DaemonFrame[]; headers: http.IncomingHttpHeaders; url: string };
+
+/** Plays the Machine DO: records frames per connection; the test decides welcome / acks / kills. */
+async function machineServer(opts: { status?: number; port?: number } = {}) {
+  const server = http.createServer();
+  const wss = new WebSocketServer({ noServer: true });
+  const conns: Conn[] = [];
+  let upgrades = 0;
+  const waiters: (() => void)[] = [];
+  const poke = () => waiters.splice(0).forEach((w) => w());
+  server.on("upgrade", (req, socket, head) => {
+    upgrades++;
+    if (opts.status) {
+      socket.end(`HTTP/1.1 ${opts.status} Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      poke();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const c: Conn = { ws, frames: [], headers: req.headers, url: req.url ?? "" };
+      conns.push(c);
+      ws.on("message", (d) => {
+        c.frames.push(DaemonFrame.parse(JSON.parse(String(d))));
+        poke();
+      });
+      poke();
+    });
+  });
+  await new Promise<void>((r) => server.listen(opts.port ?? 0, "127.0.0.1", r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    conns,
+    get upgrades() {
+      return upgrades;
+    },
+    async until(pred: () => boolean, ms = 4000) {
+      const end = Date.now() + ms;
+      while (!pred()) {
+        if (Date.now() > end) throw new Error("timed out");
+        await new Promise<void>((r) => {
+          waiters.push(r);
+          setTimeout(r, 50);
+        });
+      }
+    },
+    async close() {
+      for (const c of conns) c.ws.terminate();
+      wss.close();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+const ev = (i: number): DaemonEvent => ({
+  t: "session.update",
+  sessionId: "s1",
+  update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `chunk ${i}` } },
+});
+const eventNs = (c: Conn) => c.frames.flatMap((f) => (f.type === "event" ? [f.n] : []));
+const send = (ws: WebSocket, frame: unknown) => ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
+
+let client: TunnelClient | null = null;
+let srv: Awaited<ReturnType<typeof machineServer>> | null = null;
+afterEach(async () => {
+  await client?.stop();
+  await srv?.close();
+  client = null;
+  srv = null;
+});
+
+function makeClient(server: string, extra: Partial<Parameters<typeof createTunnelClient>[0]> = {}) {
+  const logs: string[] = [];
+  const commands: MachineCommand[] = [];
+  const c = createTunnelClient({
+    server,
+    token: TOKEN,
+    hello: () => ({ version: "0.1.0", hostname: "test-host", agents: [], roots: ["/tmp"], sessions: [] }),
+    onCommand: (cmd) => commands.push(cmd),
+    log: makeLogger({ sink: (level, line) => logs.push(`${level} ${line}`), secrets: [TOKEN], debug: true }),
+    backoff: { baseMs: 20, maxMs: 100 },
+    ...extra,
+  });
+  return { c, logs, commands };
+}
+
+describe("tunnel client", () => {
+  it("builds the tunnel URL from the server URL (http→ws, https→wss, no token)", () => {
+    expect(tunnelUrl("http://localhost:8787")).toBe(`ws://localhost:8787${TUNNEL_PATH}`);
+    expect(tunnelUrl("https://baton.example.com/")).toBe(`wss://baton.example.com${TUNNEL_PATH}`);
+    expect(tunnelUrl("https://example.com/team/")).toBe(`wss://example.com/team${TUNNEL_PATH}`);
+  });
+
+  it("says hello with the token in the header, numbers events, resends the unacked tail after a kill", async () => {
+    srv = await machineServer();
+    const { c, logs } = makeClient(srv.url);
+    client = c;
+    c.send(ev(1)); // queued before connecting
+    c.start();
+    await srv.until(() => srv!.conns.length === 1 && srv!.conns[0]!.frames.length >= 1);
+    const first = srv.conns[0]!;
+    expect(first.headers[TUNNEL_TOKEN_HEADER]).toBe(TOKEN);
+    expect(first.url).toBe(TUNNEL_PATH);
+    const hello = first.frames[0]!;
+    expect(hello).toMatchObject({ type: "hello", hostname: "test-host", lastSeenDown: 0, epoch: c.epoch });
+    // nothing is sent before welcome
+    await new Promise((r) => setTimeout(r, 50));
+    expect(eventNs(first)).toEqual([]);
+    send(first.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
+    for (let i = 2; i <= 5; i++) c.send(ev(i));
+    await srv.until(() => eventNs(first).length === 5);
+    expect(eventNs(first)).toEqual([1, 2, 3, 4, 5]);
+    send(first.ws, { type: "ack", n: 2 }); // 1–2 acked and dropped from the outbox
+    await srv.until(() => c.pending === 3);
+
+    // the server dies mid-stream; the daemon keeps producing meanwhile
+    first.ws.terminate();
+    for (let i = 6; i <= 8; i++) c.send(ev(i));
+    await srv.until(() => srv!.conns.length === 2 && srv!.conns[1]!.frames.length >= 1);
+    const second = srv.conns[1]!;
+    expect(second.frames[0]).toMatchObject({ type: "hello", epoch: c.epoch });
+    // the machine had processed up to 4 (its ack for 3–4 was lost with the socket)
+    send(second.ws, { type: "welcome", machineId: "m1", lastSeenUp: 4 });
+    c.send(ev(9));
+    await srv.until(() => eventNs(second).includes(9));
+    expect(eventNs(second)).toEqual([5, 6, 7, 8, 9]);
+
+    // after dedupe by n, the machine saw every event exactly once, in order
+    const seen = new Map<number, DaemonEvent>();
+    for (const conn of srv.conns) for (const f of conn.frames) if (f.type === "event" && !seen.has(f.n)) seen.set(f.n, f.event);
+    expect([...seen.keys()]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect([...seen.values()].map((e) => (e.t === "session.update" ? (e.update.content as { text: string }).text : ""))).toEqual(
+      [1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => `chunk ${i}`),
+    );
+    send(second.ws, { type: "ack", n: 9 });
+    await srv.until(() => c.pending === 0);
+    expect(logs.some((l) => l.includes("connected to ws://127.0.0.1"))).toBe(true);
+    expect(logs.join("\n")).not.toContain(TOKEN);
+  });
+
+  it("hands each command over once (duplicates skipped) and acks all, reporting lastSeenDown on reconnect", async () => {
+    srv = await machineServer();
+    const { c, commands } = makeClient(srv.url);
+    client = c;
+    c.start();
+    await srv.until(() => srv!.conns[0]?.frames.length === 1);
+    const first = srv.conns[0]!;
+    send(first.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
+    const cmd = (n: number) => ({ type: "command", n, command: { t: "cancel", sessionId: `s${n}` } });
+    send(first.ws, cmd(1));
+    send(first.ws, cmd(2));
+    send(first.ws, cmd(2)); // a resend
+    await srv.until(() => first.frames.filter((f) => f.type === "ack").length === 3);
+    expect(first.frames.filter((f) => f.type === "ack").map((f) => (f as { n: number }).n)).toEqual([1, 2, 2]);
+    expect(commands.map((x) => x.sessionId)).toEqual(["s1", "s2"]);
+
+    first.ws.terminate();
+    await srv.until(() => srv!.conns[1]?.frames.length === 1);
+    const second = srv.conns[1]!;
+    expect(second.frames[0]).toMatchObject({ type: "hello", lastSeenDown: 2 });
+    send(second.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
+    send(second.ws, cmd(2));
+    send(second.ws, cmd(3));
+    await srv.until(() => second.frames.filter((f) => f.type === "ack").length === 2);
+    expect(commands.map((x) => x.sessionId)).toEqual(["s1", "s2", "s3"]);
+  });
+
+  it("logs and ignores malformed frames, acks an unreadable numbered command, logs error frames", async () => {
+    srv = await machineServer();
+    const invalid: string[] = [];
+    const { c, logs, commands } = makeClient(srv.url, { onInvalidCommand: (_raw, reason) => invalid.push(reason) });
+    client = c;
+    c.start();
+    await srv.until(() => srv!.conns[0]?.frames.length === 1);
+    const ws = srv.conns[0]!.ws;
+    send(ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
+    send(ws, "this is not json {");
+    send(ws, { type: "bogus" });
+    send(ws, { type: "ack", n: "x" });
+    send(ws, "null");
+    ws.send(Buffer.from([1, 2, 3]), { binary: true });
+    send(ws, { type: "command", n: 1, command: { t: "explode", sessionId: "s1" } });
+    send(ws, { type: "error", code: "BAD_FRAME", message: "hello first" });
+    send(ws, { type: "command", n: 2, command: { t: "cancel", sessionId: "s2" } });
+    await srv.until(() => srv!.conns[0]!.frames.filter((f) => f.type === "ack").length === 2);
+    expect(commands.map((x) => x.sessionId)).toEqual(["s2"]);
+    expect(invalid).toHaveLength(1);
+    expect(logs.filter((l) => l.includes("ignored")).length).toBeGreaterThanOrEqual(5);
+    expect(logs.some((l) => l.includes("server error BAD_FRAME: hello first"))).toBe(true);
+    expect(c.status).toBe("connected");
+  });
+
+  it("a 401 on upgrade is reported clearly and retried slowly, without crashing", async () => {
+    srv = await machineServer({ status: 401 });
+    const statuses: string[] = [];
+    const { c, logs } = makeClient(srv.url, { authRetryMs: 300, onStatus: (s) => statuses.push(s) });
+    client = c;
+    c.start();
+    await srv.until(() => srv!.upgrades >= 1);
+    await new Promise((r) => setTimeout(r, 700));
+    // slow retries (~150–300 ms apart here), not a hot loop
+    expect(srv.upgrades).toBeGreaterThanOrEqual(2);
+    expect(srv.upgrades).toBeLessThanOrEqual(6);
+    expect(c.status).toBe("unauthorized");
+    expect(statuses).toContain("unauthorized");
+    const authLines = logs.filter((l) => l.includes("rejected the machine token (HTTP 401)"));
+    expect(authLines).toHaveLength(1); // said once, not on every retry
+    expect(logs.join("\n")).not.toContain(TOKEN);
+  });
+
+  it("keeps retrying while the server is down; events queued meanwhile arrive once it is back", async () => {
+    srv = await machineServer();
+    const port = Number(new URL(srv.url).port);
+    await srv.close();
+    srv = null;
+    const { c } = makeClient(`http://127.0.0.1:${port}`);
+    client = c;
+    c.start();
+    c.send(ev(1));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(c.status).not.toBe("connected");
+    c.send(ev(2));
+    srv = await machineServer({ port });
+    await srv.until(() => srv!.conns[0]?.frames.length === 1, 3000);
+    send(srv.conns[0]!.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
+    await srv.until(() => eventNs(srv!.conns[0]!).length === 2);
+    expect(eventNs(srv.conns[0]!)).toEqual([1, 2]);
+    await c.stop();
+    expect(c.status).toBe("stopped");
+  });
+});
