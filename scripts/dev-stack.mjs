@@ -60,8 +60,9 @@ export async function startStack(opts = {}) {
       stateDir,
       server,
       daemon,
-      restartDaemon: async () => {
-        await killProc(daemon);
+      /** `signal`: SIGTERM for a clean restart, SIGKILL to simulate a crash. */
+      restartDaemon: async (signal = "SIGTERM") => {
+        await killProc(daemon, signal);
         daemon = startDaemonProcess({ url, token, roots: opts.roots ?? [ROOT], env: opts.daemonEnv, quiet: opts.quiet });
         procs.push(daemon);
       },
@@ -108,11 +109,11 @@ async function waitMachineOnline(url, ms = 60_000) {
   throw new Error("the daemon did not come online");
 }
 
-function killProc(p) {
+function killProc(p, signal = "SIGTERM") {
   return new Promise((res) => {
     if (!p || p.exitCode !== null || p.signalCode !== null) return res();
     p.once("exit", () => res());
-    p.kill("SIGTERM");
+    p.kill(signal);
     setTimeout(() => p.kill("SIGKILL"), 3000).unref();
   });
 }

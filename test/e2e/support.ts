@@ -12,7 +12,7 @@ export type Stack = {
   url: string;
   token: string;
   stop(): Promise<void>;
-  restartDaemon(): Promise<void>;
+  restartDaemon(signal?: "SIGTERM" | "SIGKILL"): Promise<void>;
   daemon: import("node:child_process").ChildProcess;
 };
 

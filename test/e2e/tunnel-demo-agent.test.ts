@@ -61,13 +61,13 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
     v.close();
   });
 
-  it("the daemon process restarting mid-turn: the turn is reported lost, the session resumes, queue kept", async () => {
+  it("the daemon process crashing mid-turn: the turn is reported lost, the session resumes, queue kept", async () => {
     const sessionId = await createSession(stack.url);
     const v = await new NodeViewer(stack.url, sessionId).open();
     await waitFor(() => v.status() === "idle", "session ready");
     await v.op({ op: "message.send", id: "k1", blocks: text("sleep 40") });
     await v.op({ op: "message.send", id: "k2", blocks: text("after restart") });
-    await stack.restartDaemon();
+    await stack.restartDaemon("SIGKILL");
     await waitFor(() => v.ofKind("turn_error").some((e) => e.code === "AGENT_RESTARTED"), "restart reported", 30_000);
     await waitFor(() => v.agentText().includes("after restart"), "queued prompt ran on the new daemon", 30_000);
     expect(v.ofKind("notice").some((n) => /resumed/.test(n.text))).toBe(true);
