@@ -1,76 +1,19 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { WebSocketServer, type WebSocket } from "ws";
-import { DaemonFrame, TUNNEL_PATH, TUNNEL_TOKEN_HEADER, type DaemonEvent, type MachineCommand } from "../../shared/tunnel-protocol";
+import { TUNNEL_PATH, TUNNEL_TOKEN_HEADER, type DaemonEvent, type MachineCommand } from "../../shared/tunnel-protocol";
 import { makeLogger } from "../../daemon/src/log";
 import { createTunnelClient, tunnelUrl, type TunnelClient } from "../../daemon/src/tunnel-client";
+import { eventNs, machineServer, sendFrame as send, type MachineServer } from "./fake-machine";
 
 const TOKEN = "secret-machine-token-123";
-
-type Conn = { ws: WebSocket; frames: DaemonFrame[]; headers: http.IncomingHttpHeaders; url: string };
-
-/** Plays the Machine DO: records frames per connection; the test decides welcome / acks / kills. */
-async function machineServer(opts: { status?: number; port?: number } = {}) {
-  const server = http.createServer();
-  const wss = new WebSocketServer({ noServer: true });
-  const conns: Conn[] = [];
-  let upgrades = 0;
-  const waiters: (() => void)[] = [];
-  const poke = () => waiters.splice(0).forEach((w) => w());
-  server.on("upgrade", (req, socket, head) => {
-    upgrades++;
-    if (opts.status) {
-      socket.end(`HTTP/1.1 ${opts.status} Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
-      poke();
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      const c: Conn = { ws, frames: [], headers: req.headers, url: req.url ?? "" };
-      conns.push(c);
-      ws.on("message", (d) => {
-        c.frames.push(DaemonFrame.parse(JSON.parse(String(d))));
-        poke();
-      });
-      poke();
-    });
-  });
-  await new Promise<void>((r) => server.listen(opts.port ?? 0, "127.0.0.1", r));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    conns,
-    get upgrades() {
-      return upgrades;
-    },
-    async until(pred: () => boolean, ms = 4000) {
-      const end = Date.now() + ms;
-      while (!pred()) {
-        if (Date.now() > end) throw new Error("timed out");
-        await new Promise<void>((r) => {
-          waiters.push(r);
-          setTimeout(r, 50);
-        });
-      }
-    },
-    async close() {
-      for (const c of conns) c.ws.terminate();
-      wss.close();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
-}
 
 const ev = (i: number): DaemonEvent => ({
   t: "session.update",
   sessionId: "s1",
   update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `chunk ${i}` } },
 });
-const eventNs = (c: Conn) => c.frames.flatMap((f) => (f.type === "event" ? [f.n] : []));
-const send = (ws: WebSocket, frame: unknown) => ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
 
 let client: TunnelClient | null = null;
-let srv: Awaited<ReturnType<typeof machineServer>> | null = null;
+let srv: MachineServer | null = null;
 afterEach(async () => {
   await client?.stop();
   await srv?.close();

@@ -1,0 +1,121 @@
+/** Programmatic entry: `startDaemon(options)` runs the ACP host and the tunnel in this process. */
+import os from "node:os";
+import { Id } from "../../shared/viewer-protocol";
+import type { AgentInfo } from "../../shared/tunnel-protocol";
+import { detectAgents, type ResolvedAgent } from "./agent-presets";
+import { resolveRoots } from "./allowed-roots";
+import type { DaemonOptions } from "./daemon-options";
+import { makeLogger, type Logger } from "./log";
+import { createSessionHost, type SessionHost } from "./session-host";
+import { createTunnelClient, tunnelUrl, type TunnelClient, type TunnelStatus } from "./tunnel-client";
+import { DAEMON_VERSION } from "./version";
+
+export type { DaemonOptions } from "./daemon-options";
+export type { TunnelStatus } from "./tunnel-client";
+export { detectAgents, AGENT_PRESETS } from "./agent-presets";
+export { DAEMON_VERSION } from "./version";
+
+export type RunningDaemon = {
+  /** Kills every agent process and closes the tunnel. Idempotent. */
+  stop(): Promise<void>;
+  /** Resolves once the server has welcomed this daemon (rejects after `timeoutMs`). */
+  connected(timeoutMs?: number): Promise<void>;
+  readonly status: TunnelStatus;
+  readonly epoch: string;
+  readonly agents: AgentInfo[];
+  readonly roots: string[];
+  readonly host: SessionHost;
+  readonly tunnel: TunnelClient;
+  readonly log: Logger;
+};
+
+export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
+  if (!options.token) throw new Error("startDaemon: a machine token is required");
+  const url = tunnelUrl(options.server); // throws on a malformed server URL
+  const log = makeLogger({ sink: options.logSink, secrets: [options.token], debug: options.debug });
+
+  const { roots, missing } = resolveRoots(options.roots?.length ? options.roots : [process.cwd()]);
+  for (const m of missing) log.warn(`root ${m} does not exist or is not a directory; ignored`);
+  if (!roots.length) throw new Error("startDaemon: none of the roots exists");
+
+  const agents: ResolvedAgent[] = detectAgents({ custom: options.customAgents, only: options.agents, demoEnv: options.demoEnv });
+  const unknown = (options.agents ?? []).filter((id) => !agents.some((a) => a.info.id === id));
+  if (unknown.length) log.warn(`agent(s) not found on this machine: ${unknown.join(", ")}`);
+  log.info(`agents: ${agents.map((a) => a.info.id).join(", ") || "(none)"}; roots: ${roots.join(", ")}`);
+
+  let tunnel: TunnelClient | null = null;
+  const host = createSessionHost({
+    agents,
+    roots,
+    emit: (e) => tunnel?.send(e),
+    log,
+    timeouts: options.timeouts,
+    budget: options.budget ?? null,
+  });
+
+  const statusWaiters = new Set<(s: TunnelStatus) => void>();
+  tunnel = createTunnelClient({
+    server: options.server,
+    token: options.token,
+    epoch: options.epoch,
+    log,
+    hello: () => ({
+      version: DAEMON_VERSION,
+      hostname: options.hostname ?? os.hostname(),
+      agents: agents.map((a) => a.info),
+      roots,
+      sessions: host.liveSessions(),
+    }),
+    onCommand: (cmd) => host.handle(cmd),
+    onInvalidCommand: (raw, reason) => {
+      const r = raw as { t?: unknown; sessionId?: unknown } | null;
+      const sessionId = Id.safeParse(r?.sessionId);
+      if (sessionId.success)
+        tunnel?.send({ t: "command.failed", sessionId: sessionId.data, command: typeof r?.t === "string" ? r.t.slice(0, 64) : "unknown", message: reason });
+    },
+    onStatus: (s) => statusWaiters.forEach((w) => w(s)),
+    backoff: options.tunnel?.backoff,
+    authRetryMs: options.tunnel?.authRetryMs,
+    heartbeatMs: options.tunnel?.heartbeatMs,
+    welcomeTimeoutMs: options.tunnel?.welcomeTimeoutMs,
+  });
+  log.info(`dialing ${url}`);
+  tunnel.start();
+
+  let stopping: Promise<void> | null = null;
+  const t = tunnel;
+  return {
+    stop() {
+      stopping ??= (async () => {
+        await host.closeAll();
+        await t.stop();
+      })();
+      return stopping;
+    },
+    connected(timeoutMs = 30_000) {
+      if (t.status === "connected") return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          statusWaiters.delete(waiter);
+          reject(new Error(`not connected after ${timeoutMs} ms (status ${t.status})`));
+        }, timeoutMs);
+        const waiter = (s: TunnelStatus) => {
+          if (s !== "connected") return;
+          clearTimeout(timer);
+          statusWaiters.delete(waiter);
+          resolve();
+        };
+        statusWaiters.add(waiter);
+      });
+    },
+    get status() {
+      return t.status;
+    },
+    epoch: t.epoch,
+    agents: agents.map((a) => a.info),
+    roots,
+    host,
+    tunnel: t,
+    log,
+  };
+}

@@ -1,0 +1,62 @@
+/** Plays the Machine DO side of the tunnel in tests: a real `ws` server recording frames per connection. */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { WebSocketServer, type WebSocket } from "ws";
+import { DaemonFrame } from "../../shared/tunnel-protocol";
+
+export type Conn = { ws: WebSocket; frames: DaemonFrame[]; headers: http.IncomingHttpHeaders; url: string };
+
+/** The test decides welcome / acks / kills; `status` makes every upgrade fail with that HTTP status. */
+export async function machineServer(opts: { status?: number; port?: number } = {}) {
+  const server = http.createServer();
+  const wss = new WebSocketServer({ noServer: true });
+  const conns: Conn[] = [];
+  let upgrades = 0;
+  const waiters: (() => void)[] = [];
+  const poke = () => waiters.splice(0).forEach((w) => w());
+  server.on("upgrade", (req, socket, head) => {
+    upgrades++;
+    if (opts.status) {
+      socket.end(`HTTP/1.1 ${opts.status} Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      poke();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const c: Conn = { ws, frames: [], headers: req.headers, url: req.url ?? "" };
+      conns.push(c);
+      ws.on("message", (d) => {
+        c.frames.push(DaemonFrame.parse(JSON.parse(String(d))));
+        poke();
+      });
+      poke();
+    });
+  });
+  await new Promise<void>((r) => server.listen(opts.port ?? 0, "127.0.0.1", r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    conns,
+    get upgrades() {
+      return upgrades;
+    },
+    async until(pred: () => boolean, ms = 4000) {
+      const end = Date.now() + ms;
+      while (!pred()) {
+        if (Date.now() > end) throw new Error("timed out");
+        await new Promise<void>((r) => {
+          waiters.push(r);
+          setTimeout(r, 50);
+        });
+      }
+    },
+    async close() {
+      for (const c of conns) c.ws.terminate();
+      wss.close();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+export type MachineServer = Awaited<ReturnType<typeof machineServer>>;
+export const eventNs = (c: Conn) => c.frames.flatMap((f) => (f.type === "event" ? [f.n] : []));
+export const sendFrame = (ws: WebSocket, frame: unknown) => ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
