@@ -27,7 +27,7 @@ export function Sender(props: Props) {
         data-testid="composer-input"
         class="composer-input"
         rows={1}
-        placeholder={props.canAct ? (props.turnActive ? "Queue a message for when the agent is idle…" : "Message the agent…") : "Read-only: you are a viewer in this session"}
+        placeholder={props.canAct ? (props.turnActive ? "Queue a message…" : "Message the agent…") : "Read-only: you are a viewer in this session"}
         disabled={!props.canAct}
         value={props.draft}
         onInput={(e) => {
