@@ -182,6 +182,58 @@ describe("ACP host: scripted turns", () => {
     expect(agentText(f.rec, "st1")).toContain("↪ steered: also add tests");
   });
 
+  it("burst N streams N chunks in order; an image prompt is accepted", async () => {
+    await f.open("bu1");
+    await f.turn("bu1", "t1", "burst 300");
+    const chunks = f.rec.of("session.update", "bu1").filter((e) => e.update.sessionUpdate === "agent_message_chunk");
+    expect(chunks).toHaveLength(300);
+    const mark = f.rec.events.length;
+    f.send({
+      t: "prompt",
+      sessionId: "bu1",
+      turnId: "t2",
+      messageId: "m2",
+      blocks: [
+        { type: "text", text: "look at this" },
+        { type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" },
+      ],
+    });
+    expect(await f.rec.waitFor((e) => e.t === "turn.ended" && e.turnId === "t2", undefined, mark)).toMatchObject({ stopReason: "end_turn" });
+    expect(agentText(f.rec, "bu1", mark)).toContain("I received 1 image.");
+  });
+
+  it("a re-sent session.open for a live session answers session.ready again without a new process", async () => {
+    const first = await f.open("ro1");
+    const pid = f.host.session("ro1")!.pid;
+    const again = await f.open("ro1");
+    expect(again.agentSessionId).toBe(first.agentSessionId);
+    expect(f.host.session("ro1")!.pid).toBe(pid);
+  });
+
+  it("session.close mid-turn ends the turn, cancels pending permissions and kills the agent", async () => {
+    await f.open("cl1");
+    f.send({ t: "prompt", sessionId: "cl1", turnId: "t1", messageId: "m1", blocks: [{ type: "text", text: "permission" }] });
+    const req = await f.rec.waitFor((e) => e.t === "permission.request");
+    const pid = f.host.session("cl1")!.pid!;
+    f.send({ t: "session.close", sessionId: "cl1" });
+    expect(await f.rec.waitFor((e) => e.t === "turn.ended")).toMatchObject({ stopReason: "cancelled" });
+    expect(f.rec.of("permission.cancelled").map((e) => e.requestId)).toEqual([(req as { requestId: string }).requestId]);
+    const until = Date.now() + 3000;
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    while (alive() && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+    expect(alive()).toBe(false);
+    expect(f.rec.of("session.failed")).toEqual([]);
+    f.send({ t: "prompt", sessionId: "cl1", turnId: "t2", messageId: "m2", blocks: [{ type: "text", text: "x" }] });
+    expect(await f.rec.waitFor((e) => e.t === "command.failed")).toMatchObject({ message: "no such session on this machine" });
+  });
+
   it("legacy models: model.set goes through session/set_model and updates config.models", async () => {
     await f.close();
     f = makeHostFixture({ env: { DEMO_LEGACY_MODELS: "1" } });
