@@ -25,8 +25,10 @@ export type HelloInfo = Omit<Hello, "type" | "epoch" | "lastSeenDown">;
 
 /** A rejected token will not fix itself: retry rarely (the user may re-pair meanwhile), never hot-loop. */
 const AUTH_RETRY_MS = 60_000;
-/** Ping period; a socket that misses one pong is presumed dead (NATs drop idle flows silently). */
+/** Ping period (NATs drop idle flows silently); the runtime on the server side answers pings itself. */
 const HEARTBEAT_MS = 20_000;
+/** Periods in a row with no pong and no frame before the socket is presumed dead (tolerates one slow pong). */
+const HEARTBEAT_MISSES = 2;
 /** From socket open to `welcome`: a server that never answers hello is treated as a failed attempt. */
 const WELCOME_TIMEOUT_MS = 15_000;
 /** TCP + TLS + upgrade budget for one attempt. */
@@ -224,7 +226,7 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
       return scheduleReconnect();
     }
     ws = socket;
-    let alive = true;
+    let silentPeriods = 0;
 
     socket.on("open", () => {
       const info = o.hello();
@@ -234,11 +236,10 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
         socket.terminate();
       }, o.welcomeTimeoutMs ?? WELCOME_TIMEOUT_MS);
       heartbeatTimer = setInterval(() => {
-        if (!alive) {
-          log.warn("tunnel heartbeat missed; reconnecting");
+        if (++silentPeriods > HEARTBEAT_MISSES) {
+          log.warn("tunnel heartbeat lost; reconnecting");
           return socket.terminate();
         }
-        alive = false;
         try {
           socket.ping();
         } catch {
@@ -246,9 +247,9 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
         }
       }, o.heartbeatMs ?? HEARTBEAT_MS);
     });
-    socket.on("pong", () => (alive = true));
+    socket.on("pong", () => (silentPeriods = 0));
     socket.on("message", (data, isBinary) => {
-      alive = true;
+      silentPeriods = 0;
       if (ws !== socket) return;
       try {
         onMessage(data, isBinary);

@@ -7,9 +7,9 @@ import { DaemonFrame } from "../../shared/tunnel-protocol";
 export type Conn = { ws: WebSocket; frames: DaemonFrame[]; headers: http.IncomingHttpHeaders; url: string };
 
 /** The test decides welcome / acks / kills; `status` makes every upgrade fail with that HTTP status. */
-export async function machineServer(opts: { status?: number; port?: number } = {}) {
+export async function machineServer(opts: { status?: number; port?: number; autoPong?: boolean } = {}) {
   const server = http.createServer();
-  const wss = new WebSocketServer({ noServer: true });
+  const wss = new WebSocketServer({ noServer: true, autoPong: opts.autoPong ?? true });
   const conns: Conn[] = [];
   let upgrades = 0;
   const waiters: (() => void)[] = [];

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { TUNNEL_PATH, TUNNEL_TOKEN_HEADER, type DaemonEvent, type MachineCommand } from "../../shared/tunnel-protocol";
 import { makeLogger } from "../../daemon/src/log";
 import { createTunnelClient, tunnelUrl, type TunnelClient } from "../../daemon/src/tunnel-client";
-import { eventNs, machineServer, sendFrame as send, type MachineServer } from "./fake-machine";
+import { eventNs, machineServer, sendFrame, sendFrame as send, type MachineServer } from "./fake-machine";
 
 const TOKEN = "secret-machine-token-123";
 
@@ -179,5 +179,28 @@ describe("tunnel client", () => {
     expect(eventNs(srv.conns[0]!)).toEqual([1, 2]);
     await c.stop();
     expect(c.status).toBe("stopped");
+  });
+
+  it("heartbeat: a silent server (no pongs) is dropped and redialled; a healthy one is kept", async () => {
+    srv = await machineServer({ autoPong: false });
+    const { c, logs } = makeClient(srv.url, { heartbeatMs: 40 });
+    client = c;
+    c.start();
+    await srv.until(() => srv!.conns[0]?.frames.length === 1);
+    sendFrame(srv.conns[0]!.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
+    await srv.until(() => srv!.conns.length >= 2, 2000);
+    expect(logs.some((l) => l.includes("heartbeat lost"))).toBe(true);
+    await c.stop();
+    await srv.close();
+
+    srv = await machineServer();
+    const healthy = makeClient(srv.url, { heartbeatMs: 40 });
+    client = healthy.c;
+    healthy.c.start();
+    await srv.until(() => srv!.conns[0]?.frames.length === 1);
+    sendFrame(srv.conns[0]!.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(srv.conns).toHaveLength(1);
+    expect(healthy.c.status).toBe("connected");
   });
 });
