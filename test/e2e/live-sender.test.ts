@@ -129,8 +129,7 @@ describe("live Sender in Chromium", () => {
     await ctx.close();
   });
 
-  it("agent output with <script> / onerror renders inert", async () => {
-    const sessionId = await createSession(stack.url);
+  it("new session from the list (machine → agent → directory); agent output with <script> / onerror renders inert", async () => {
     const ctx = await browser.newContext(DESKTOP);
     const p = await ctx.newPage();
     let alerted = false;
@@ -138,7 +137,11 @@ describe("live Sender in Chromium", () => {
       alerted = true;
       void d.dismiss();
     });
-    await openSession(p, sessionId);
+    await p.goto(stack.url);
+    await tid(p, "agent-select").locator("option", { hasText: "Demo" }).waitFor({ state: "attached" });
+    await tid(p, "create-session").click();
+    await p.waitForURL(/\/s\//);
+    await tid(p, "connection-state").filter({ hasText: /live/i }).waitFor({ timeout: 20_000 });
     await tid(p, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 20_000 });
     // The demo agent echoes the prompt inside its markdown reply.
     await type(p, `<img src=x onerror="alert(1)"> <script>alert(2)</script> **bold**`);

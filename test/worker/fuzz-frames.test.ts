@@ -1,0 +1,51 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { TUNNEL_TOKEN_HEADER } from "../../shared/tunnel-protocol";
+import { api, ORIGIN, setupSession, TestViewer, text, waitFor } from "./harness";
+import { exports } from "cloudflare:workers";
+
+describe("hostile input against the real DOs", () => {
+  it("300 random viewer frames: each answered with an error, the socket stays usable, nothing queued", async () => {
+    const { sessionId } = await setupSession();
+    const v = await TestViewer.open(sessionId);
+    await waitFor(() => v.lastStatus()?.state === "idle", "idle");
+    const frames = fc.sample(
+      fc.oneof(
+        fc.string(),
+        fc.jsonValue().map((j) => JSON.stringify(j)),
+        fc.record({ op: fc.constantFrom("message.send", "queue.move", "nope"), rid: fc.string(), id: fc.jsonValue() }).map((o) => JSON.stringify(o)),
+      ),
+      300,
+    );
+    // "ping" is the keepalive the room auto-answers with "pong" (no error frame by design).
+    const hostile = frames.filter((f) => f !== "ping");
+    for (const f of hostile) v.raw(f);
+    await waitFor(() => v.frames.filter((f) => f.type === "error").length >= hostile.length, "an error per frame", 15_000);
+    expect(v.frames.filter((f) => f.type === "ack")).toHaveLength(0);
+    expect(await v.op({ op: "message.send", id: "after-fuzz", blocks: text("still works") })).toMatchObject({ type: "ack" });
+  });
+
+  it("random tunnel frames get error frames and the tunnel keeps working", async () => {
+    const { daemon, sessionId } = await setupSession();
+    const errors: unknown[] = [];
+    daemon.ws.addEventListener("message", (e) => {
+      const f = JSON.parse(e.data as string);
+      if (f.type === "error") errors.push(f);
+    });
+    const junk = fc.sample(fc.oneof(fc.string(), fc.jsonValue().map((j) => JSON.stringify(j)), fc.constant(JSON.stringify({ type: "event", n: 1e9, event: { t: "?" } }))), 200);
+    for (const j of junk) daemon.ws.send(j);
+    await waitFor(() => errors.length >= 200, "tunnel errors", 15_000);
+    const v = await TestViewer.open(sessionId);
+    await v.op({ op: "message.send", id: "ok", blocks: text("fine") });
+    await waitFor(() => daemon.prompts(sessionId).length === 1, "prompt still routed");
+    expect(daemon.prompts(sessionId)[0]!.messageId).toBe("ok");
+  });
+
+  it("a tunnel upgrade without a token, or with a random one, is 401", async () => {
+    for (const token of fc.sample(fc.string({ minLength: 1, maxLength: 64 }).filter((s) => /^[\x21-\x7e]+$/.test(s)), 20)) {
+      const r = await exports.default.fetch(`${ORIGIN}/api/tunnel`, { headers: { Upgrade: "websocket", [TUNNEL_TOKEN_HEADER]: token } });
+      expect(r.status).toBe(401);
+    }
+    expect((await api("/api/tunnel", { headers: { Upgrade: "websocket" } })).status).toBe(401);
+  });
+});
