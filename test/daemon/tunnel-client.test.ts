@@ -71,11 +71,19 @@ describe("tunnel client", () => {
     await srv.until(() => srv!.conns.length === 2 && srv!.conns[1]!.frames.length >= 1);
     const second = srv.conns[1]!;
     expect(second.frames[0]).toMatchObject({ type: "hello", epoch: c.epoch });
-    // the machine had processed up to 4 (its ack for 3–4 was lost with the socket)
-    send(second.ws, { type: "welcome", machineId: "m1", lastSeenUp: 4 });
+    // welcome with 0: the acked 1–2 are gone from the outbox, so only 3… comes again
+    send(second.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
+    await srv.until(() => eventNs(second).length === 6);
+    expect(eventNs(second)).toEqual([3, 4, 5, 6, 7, 8]);
+
+    second.ws.terminate();
+    await srv.until(() => srv!.conns.length === 3 && srv!.conns[2]!.frames.length >= 1);
+    const third = srv.conns[2]!;
+    // the machine had processed up to 6 (its acks were lost with the socket)
+    send(third.ws, { type: "welcome", machineId: "m1", lastSeenUp: 6 });
     c.send(ev(9));
-    await srv.until(() => eventNs(second).includes(9));
-    expect(eventNs(second)).toEqual([5, 6, 7, 8, 9]);
+    await srv.until(() => eventNs(third).includes(9));
+    expect(eventNs(third)).toEqual([7, 8, 9]);
 
     // after dedupe by n, the machine saw every event exactly once, in order
     const seen = new Map<number, DaemonEvent>();
@@ -84,7 +92,7 @@ describe("tunnel client", () => {
     expect([...seen.values()].map((e) => (e.t === "session.update" ? (e.update.content as { text: string }).text : ""))).toEqual(
       [1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => `chunk ${i}`),
     );
-    send(second.ws, { type: "ack", n: 9 });
+    send(third.ws, { type: "ack", n: 9 });
     await srv.until(() => c.pending === 0);
     expect(logs.some((l) => l.includes("connected to ws://127.0.0.1"))).toBe(true);
     expect(logs.join("\n")).not.toContain(TOKEN);
