@@ -166,31 +166,19 @@ export class AgentSession {
       if (!this.live) return;
       const caps = isRecord(init) && isRecord(init.agentCapabilities) ? init.agentCapabilities : {};
       let sessionResult: unknown = null;
-      if (agentSessionId && caps.loadSession === true) {
+      const resumeAdvertised = isRecord(caps.sessionCapabilities) && isRecord(caps.sessionCapabilities.resume);
+      const reattach =
+        caps.loadSession === true ? acp.methods.agent.session.load : resumeAdvertised ? acp.methods.agent.session.resume : null;
+      if (agentSessionId && reattach) {
         try {
-          sessionResult = await withTimeout(
-            conn.agent.request(acp.methods.agent.session.load, { sessionId: agentSessionId, cwd: this.cwd, mcpServers: [] }),
-            t,
-            "session/load",
-          );
+          const params = { sessionId: agentSessionId, cwd: this.cwd, mcpServers: [] };
+          sessionResult = await withTimeout(conn.agent.request(reattach, params), t, reattach);
           this.agentSessionId = agentSessionId;
           this.resumed = true;
         } catch (err) {
+          // The agent refusing (unknown / expired session) is normal after a long time: start fresh.
           if (!this.live || !(err instanceof acp.RequestError)) throw err;
-          log.warn(`session ${this.sessionId}: session/load failed (${rpcErrorText(err)}); starting a new agent session`);
-        }
-      } else if (agentSessionId && isRecord(caps.sessionCapabilities) && isRecord(caps.sessionCapabilities.resume)) {
-        try {
-          sessionResult = await withTimeout(
-            conn.agent.request(acp.methods.agent.session.resume, { sessionId: agentSessionId, cwd: this.cwd, mcpServers: [] }),
-            t,
-            "session/resume",
-          );
-          this.agentSessionId = agentSessionId;
-          this.resumed = true;
-        } catch (err) {
-          if (!this.live || !(err instanceof acp.RequestError)) throw err;
-          log.warn(`session ${this.sessionId}: session/resume failed (${rpcErrorText(err)}); starting a new agent session`);
+          log.warn(`session ${this.sessionId}: ${reattach} failed (${rpcErrorText(err)}); starting a new agent session`);
         }
       }
       if (!this.resumed) {
