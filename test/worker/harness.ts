@@ -181,17 +181,14 @@ export class TestViewer {
     expect(res.status).toBe(101);
     this.ws = res.webSocket!;
     this.ws.accept();
+    const from = this.frames.length;
     this.ws.addEventListener("message", (e) => {
       const f = JSON.parse(e.data as string) as ServerFrame;
       this.frames.push(f);
       if (f.type === "event" || f.type === "ready") this.seq = Math.max(this.seq, f.seq);
       if (f.type === "snapshot" && f.seq) this.seq = f.seq;
     });
-    await this.ready();
-  }
-
-  async ready(): Promise<void> {
-    await waitFor(() => this.frames.some((f) => f.type === "ready"), "ready");
+    await waitFor(() => this.frames.slice(from).some((f) => f.type === "ready"), "ready");
   }
 
   /** Sends an op and resolves with its ack or error frame. */
