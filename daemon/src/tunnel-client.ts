@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import WebSocket from "ws";
-import { MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
+import { MAX_BATCH_EVENTS, MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
 import { makeInbox, makeOutbox } from "../../shared/reliable-outbox";
 import {
   MachineCommand,
@@ -25,6 +25,8 @@ export type HelloInfo = Omit<Hello, "type" | "epoch" | "lastSeenDown">;
 
 /** A rejected token will not fix itself: retry rarely (the user may re-pair meanwhile), never hot-loop. */
 const AUTH_RETRY_MS = 60_000;
+/** A batch frame stays well under the server's frame limit (each event is already fitted to it). */
+const BATCH_BYTES = Math.floor(MAX_TUNNEL_FRAME_BYTES * 0.75);
 /** Ping period (NATs drop idle flows silently); the runtime on the server side answers pings itself. */
 const HEARTBEAT_MS = 20_000;
 /** Periods in a row with no pong and no frame before the socket is presumed dead (tolerates one slow pong). */
@@ -151,8 +153,36 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
     const resend = outbox.unacked();
     log.info(`connected to ${url}${machineId ? ` (machine ${machineId})` : ""}${resend.length ? `; resending ${resend.length} event(s)` : ""}`);
     setStatus("connected");
-    for (const item of resend) if (!rawSend({ type: "event", n: item.n, event: item.payload })) break;
+    sendNumbered(resend);
   }
+
+  /** Sends numbered events coalesced into `batch` frames (bounded by count and bytes), in order. */
+  function sendNumbered(items: readonly { n: number; payload: DaemonEvent }[]): void {
+    let group: { n: number; event: DaemonEvent }[] = [];
+    let bytes = 0;
+    const flush = (): boolean => {
+      if (!group.length) return true;
+      const frame: DaemonFrame = group.length === 1 ? { type: "event", ...group[0]! } : { type: "batch", events: group };
+      group = [];
+      bytes = 0;
+      return rawSend(frame);
+    };
+    for (const item of items) {
+      const size = JSON.stringify(item.payload).length + 32;
+      if (group.length && (group.length >= MAX_BATCH_EVENTS || bytes + size > BATCH_BYTES)) if (!flush()) return;
+      group.push({ n: item.n, event: item.payload });
+      bytes += size;
+    }
+    flush();
+  }
+
+  /** Events pushed in one tick go out as one frame: a burst of chunks costs one socket message. */
+  let tickQueue: { n: number; payload: DaemonEvent }[] = [];
+  const flushTick = () => {
+    const items = tickQueue;
+    tickQueue = [];
+    if (welcomed) sendNumbered(items);
+  };
 
   function onCommandFrame(n: number, rawCommand: unknown): void {
     if (inbox.accept(n)) {
@@ -321,7 +351,9 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
     },
     send(event) {
       const item = outbox.push(fitEvent(event));
-      if (welcomed) rawSend({ type: "event", n: item.n, event: item.payload });
+      if (!welcomed) return;
+      if (!tickQueue.length) setImmediate(flushTick);
+      tickQueue.push(item);
     },
     epoch,
     get status() {

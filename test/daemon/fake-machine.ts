@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
 import { DaemonFrame } from "../../shared/tunnel-protocol";
 
-export type Conn = { ws: WebSocket; frames: DaemonFrame[]; headers: http.IncomingHttpHeaders; url: string };
+export type Conn = { ws: WebSocket; frames: DaemonFrame[]; headers: http.IncomingHttpHeaders; url: string; messages: number };
 
 /** The test decides welcome / acks / kills; `status` makes every upgrade fail with that HTTP status. */
 export async function machineServer(opts: { status?: number; port?: number; autoPong?: boolean } = {}) {
@@ -22,10 +22,14 @@ export async function machineServer(opts: { status?: number; port?: number; auto
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const c: Conn = { ws, frames: [], headers: req.headers, url: req.url ?? "" };
+      const c: Conn = { ws, frames: [], headers: req.headers, url: req.url ?? "", messages: 0 };
       conns.push(c);
       ws.on("message", (d) => {
-        c.frames.push(DaemonFrame.parse(JSON.parse(String(d))));
+        c.messages++;
+        const f = DaemonFrame.parse(JSON.parse(String(d)));
+        // A batch is numbered events in one message; record them as the Machine DO takes them.
+        if (f.type === "batch") for (const e of f.events) c.frames.push({ type: "event", ...e });
+        else c.frames.push(f);
         poke();
       });
       poke();

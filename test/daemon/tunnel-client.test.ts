@@ -94,6 +94,13 @@ describe("tunnel client", () => {
     );
     send(third.ws, { type: "ack", n: 9 });
     await srv.until(() => c.pending === 0);
+
+    // A burst in one tick travels as batch frames, not one socket message per event.
+    const before = third.messages;
+    for (let i = 10; i < 110; i++) c.send(ev(i));
+    await srv.until(() => eventNs(third).includes(109));
+    expect(eventNs(third).slice(-100)).toEqual(Array.from({ length: 100 }, (_, i) => i + 10));
+    expect(third.messages - before).toBeLessThanOrEqual(2);
     expect(logs.some((l) => l.includes("connected to ws://127.0.0.1"))).toBe(true);
     expect(logs.join("\n")).not.toContain(TOKEN);
   });
