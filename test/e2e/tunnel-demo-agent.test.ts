@@ -73,4 +73,16 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
     expect(v.ofKind("notice").some((n) => /resumed/.test(n.text))).toBe(true);
     v.close();
   });
+
+  it("a clean daemon restart (SIGTERM) mid-turn ends the turn, resumes the session and runs the queued prompt", async () => {
+    const sessionId = await createSession(stack.url);
+    const v = await new NodeViewer(stack.url, sessionId).open();
+    await waitFor(() => v.status() === "idle", "session ready");
+    await v.op({ op: "message.send", id: "g1", blocks: text("sleep 40") });
+    await v.op({ op: "message.send", id: "g2", blocks: text("after clean restart") });
+    await stack.restartDaemon("SIGTERM");
+    await waitFor(() => v.agentText().includes("after clean restart"), "queued prompt ran after restart", 30_000);
+    expect(v.ofKind("user_message").map((m) => m.id)).toEqual(["g1", "g2"]);
+    v.close();
+  });
 });
