@@ -8,3 +8,16 @@ export function migrate(sql: SqlStorage, steps: readonly string[]): void {
     sql.exec("INSERT INTO _migrations (version, applied_at) VALUES (?, ?)", v, Date.now());
   }
 }
+
+/** A JSON key/value table (`meta`) — small durable facts of a DO, read and written synchronously. */
+export function makeMetaTable(sql: SqlStorage) {
+  return {
+    get<T>(key: string): T | null {
+      const rows = sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray();
+      return rows.length ? (JSON.parse(rows[0]!.value) as T) : null;
+    },
+    set(key: string, value: unknown): void {
+      sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", key, JSON.stringify(value));
+    },
+  };
+}

@@ -5,7 +5,7 @@
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
-import type { AgentCapabilities, AgentInfo } from "../../shared/tunnel-protocol";
+import { AgentCapabilities, type AgentInfo } from "../../shared/tunnel-protocol";
 import type { LaunchSpec } from "./agent-process";
 import { findOnPath, findPackageBin, packageSearchDirs } from "./find-executable";
 
@@ -15,17 +15,7 @@ export const CustomAgent = z.object({
   command: z.string().min(1),
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
-  capabilities: z
-    .object({
-      loadSession: z.boolean(),
-      resume: z.boolean(),
-      modes: z.boolean(),
-      configOptions: z.boolean(),
-      steering: z.boolean(),
-      images: z.boolean(),
-    })
-    .partial()
-    .optional(),
+  capabilities: AgentCapabilities.partial().optional(),
 });
 export type CustomAgent = z.infer<typeof CustomAgent>;
 

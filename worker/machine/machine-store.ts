@@ -1,6 +1,6 @@
 /** The Machine DO's durable state: tunnel cursors, the downstream outbox, known sessions, active turns. */
 import type { MachineCommand } from "../../shared/tunnel-protocol";
-import { migrate } from "../sql-migrations";
+import { makeMetaTable, migrate } from "../sql-migrations";
 
 const MIGRATIONS = [
   `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -10,15 +10,16 @@ const MIGRATIONS = [
 ];
 
 export class MachineStore {
+  private readonly meta: ReturnType<typeof makeMetaTable>;
   constructor(private readonly sql: SqlStorage) {
     migrate(sql, MIGRATIONS);
+    this.meta = makeMetaTable(sql);
   }
   get<T>(key: string): T | null {
-    const rows = this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray();
-    return rows.length ? (JSON.parse(rows[0]!.value) as T) : null;
+    return this.meta.get<T>(key);
   }
   set(key: string, value: unknown): void {
-    this.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", key, JSON.stringify(value));
+    this.meta.set(key, value);
   }
 
   pushDown(command: MachineCommand): number {

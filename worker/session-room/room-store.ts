@@ -7,7 +7,7 @@ import type { PromptBlock } from "../../shared/blocks";
 import { SETTLED_RING_SIZE } from "../../shared/limits";
 import type { AgentConfig } from "../../shared/tunnel-protocol";
 import type { Author, PermissionOption, QueueEntry, SendAck, SessionEvent } from "../../shared/viewer-protocol";
-import { migrate } from "../sql-migrations";
+import { makeMetaTable, migrate } from "../sql-migrations";
 
 const MIGRATIONS = [
   `CREATE TABLE events (seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, body TEXT NOT NULL, at INTEGER NOT NULL);
@@ -46,17 +46,18 @@ export type StoredEvent = { seq: number; event: SessionEvent };
 export type PendingPermission = { requestId: string; toolCall: Record<string, unknown>; options: PermissionOption[] };
 
 export class RoomStore {
+  private readonly meta: ReturnType<typeof makeMetaTable>;
   constructor(private readonly sql: SqlStorage) {
     migrate(sql, MIGRATIONS);
+    this.meta = makeMetaTable(sql);
   }
 
   // ---------------------------------------------------------------- meta
   getMeta<T>(key: string): T | null {
-    const rows = this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray();
-    return rows.length ? (JSON.parse(rows[0]!.value) as T) : null;
+    return this.meta.get<T>(key);
   }
   setMeta(key: string, value: unknown): void {
-    this.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", key, JSON.stringify(value));
+    this.meta.set(key, value);
   }
 
   session(): SessionMeta | null {
