@@ -1,38 +1,39 @@
-import { useNavigate } from "@solidjs/router";
+import { A, useNavigate } from "@solidjs/router";
 import { createMemo, createResource, createSignal, For, Show } from "solid-js";
+import ChevronRight from "lucide-solid/icons/chevron-right";
+import FolderOpen from "lucide-solid/icons/folder-open";
+import Monitor from "lucide-solid/icons/monitor";
+import Bot from "lucide-solid/icons/bot";
+import Plus from "lucide-solid/icons/plus";
 import { api } from "../lib/api";
 import { toast } from "../lib/toasts";
-
-const ago = (t: number) => {
-  const s = Math.round((Date.now() - t) / 1000);
-  if (s < 60) return "just now";
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return new Date(t).toLocaleDateString();
-};
+import { ago, createBody, pickAgent, pickCwd, pickMachine, shortPath, sortSessions, statusLabel } from "../session/new-session-logic";
 
 export function SessionList() {
   const navigate = useNavigate();
-  const [sessions] = createResource(api.sessions);
-  const [machines] = createResource(api.machines);
+  const [me] = createResource(() => api.me().catch(() => null));
+  const [sessions] = createResource(() => api.sessions());
+  const [machines] = createResource(() => api.machines());
   const [machineId, setMachineId] = createSignal("");
   const [agentId, setAgentId] = createSignal("");
-  const [cwd, setCwd] = createSignal("");
+  const [typedCwd, setTypedCwd] = createSignal<string | null>(null);
   const [busy, setBusy] = createSignal(false);
-  const machine = createMemo(() => machines()?.find((m) => m.id === (machineId() || machines()?.find((x) => x.online)?.id)));
-  const agent = () => agentId() || machine()?.agents[0]?.id || "";
-  const dir = () => cwd() || machine()?.roots[0] || "";
+
+  const machine = createMemo(() => pickMachine(machines() ?? [], machineId()));
+  const agent = createMemo(() => pickAgent(machine(), agentId()));
+  const cwd = () => pickCwd(machine(), typedCwd());
+  const plan = createMemo(() => createBody(machine(), agent(), cwd()));
 
   const create = async (e: Event) => {
     e.preventDefault();
-    const m = machine();
-    if (!m || !agent() || !dir()) return;
+    const p = plan();
+    if (!("body" in p)) return toast(p.reason, "error");
     setBusy(true);
     try {
-      const s = await api.createSession({ machineId: m.id, agentId: agent(), cwd: dir() });
-      navigate(`/s/${s.id}`);
+      const s = await api.createSession(p.body);
+      navigate(`/s/${encodeURIComponent(s.id)}`);
     } catch (err) {
-      toast((err as Error).message, "error");
+      toast((err as Error).message || "Could not start the session", "error");
     } finally {
       setBusy(false);
     }
@@ -41,20 +42,43 @@ export function SessionList() {
   return (
     <div class="home">
       <header class="home-head">
-        <h1>Baton</h1>
-        <p class="tagline">Your coding agents, live in every browser.</p>
+        <div class="brand">
+          <span class="brand-mark" aria-hidden="true">B</span>
+          <div>
+            <h1>Baton</h1>
+            <p class="tagline">Your coding agents, live in every browser.</p>
+          </div>
+        </div>
+        <Show when={me()}>{(m) => <span class="me" title={m().email}>{m().name}</span>}</Show>
       </header>
+
       <form class="card new-session" data-testid="new-session" onSubmit={create}>
-        <h2>New session</h2>
+        <h2>
+          <Plus size={18} aria-hidden="true" /> New session
+        </h2>
         <div class="fields">
           <label>
-            Machine
-            <select data-testid="machine-select" value={machine()?.id ?? ""} onChange={(e) => (setMachineId(e.currentTarget.value), setAgentId(""), setCwd(""))}>
+            <span class="field-label">
+              <Monitor size={14} aria-hidden="true" /> Machine
+            </span>
+            <select
+              data-testid="machine-select"
+              value={machine()?.id ?? ""}
+              disabled={!machines()?.length}
+              onChange={(e) => {
+                setMachineId(e.currentTarget.value);
+                setAgentId("");
+                setTypedCwd(null);
+              }}
+            >
+              <Show when={!machines()?.length}>
+                <option value="">{machines.loading ? "Loading…" : "No machines paired"}</option>
+              </Show>
               <For each={machines() ?? []}>
                 {(m) => (
-                  <option value={m.id} disabled={!m.online}>
+                  <option value={m.id} selected={m.id === machine()?.id}>
                     {m.name}
-                    {m.hostname ? ` (${m.hostname})` : ""}
+                    {m.hostname && m.hostname !== m.name ? ` (${m.hostname})` : ""}
                     {m.online ? "" : " — offline"}
                   </option>
                 )}
@@ -62,44 +86,79 @@ export function SessionList() {
             </select>
           </label>
           <label>
-            Agent
-            <select data-testid="agent-select" value={agent()} onChange={(e) => setAgentId(e.currentTarget.value)}>
-              <For each={machine()?.agents ?? []}>{(a) => <option value={a.id}>{a.label}</option>}</For>
+            <span class="field-label">
+              <Bot size={14} aria-hidden="true" /> Agent
+            </span>
+            <select data-testid="agent-select" value={agent()} disabled={!machine()?.agents.length} onChange={(e) => setAgentId(e.currentTarget.value)}>
+              <Show when={!machine()?.agents.length}>
+                <option value="">No agents</option>
+              </Show>
+              <For each={machine()?.agents ?? []}>{(a) => (
+                <option value={a.id} selected={a.id === agent()}>
+                  {a.label}
+                </option>
+              )}</For>
             </select>
           </label>
           <label class="grow">
-            Directory
-            <input data-testid="cwd-input" list="roots" value={dir()} onInput={(e) => setCwd(e.currentTarget.value)} spellcheck={false} />
-            <datalist id="roots">
+            <span class="field-label">
+              <FolderOpen size={14} aria-hidden="true" /> Directory
+            </span>
+            <input
+              data-testid="cwd-input"
+              list="machine-roots"
+              value={cwd()}
+              placeholder="/path/to/project"
+              autocapitalize="off"
+              autocomplete="off"
+              spellcheck={false}
+              onInput={(e) => setTypedCwd(e.currentTarget.value)}
+            />
+            <datalist id="machine-roots">
               <For each={machine()?.roots ?? []}>{(r) => <option value={r} />}</For>
             </datalist>
           </label>
         </div>
-        <Show when={machines() && !machines()!.some((m) => m.online)}>
-          <p class="hint">No machine is online. Start <code>baton daemon</code> on your machine.</p>
-        </Show>
-        <button class="btn btn-primary" data-testid="create-session" id="new-session" disabled={busy() || !machine()?.online || !agent()}>
-          {busy() ? "Starting…" : "Start session"}
-        </button>
+        <div class="form-foot">
+          <span class="hint">
+            <Show when={"reason" in plan() && machines()} fallback={machine() ? `Runs on ${machine()!.name}` : ""}>
+              {(plan() as { reason: string }).reason}
+              <Show when={!machines()?.length}>
+                {" "}— run <code>baton daemon</code> on your computer.
+              </Show>
+            </Show>
+          </span>
+          <button class="btn btn-primary" data-testid="create-session" type="submit" disabled={busy() || !("body" in plan())}>
+            {busy() ? "Starting…" : "Start session"}
+          </button>
+        </div>
       </form>
+
       <section class="card">
         <h2>Sessions</h2>
-        <Show when={(sessions() ?? []).length} fallback={<p class="empty">No sessions yet.</p>}>
-          <ul class="sessions">
-            <For each={sessions()}>
-              {(s) => (
-                <li>
-                  <a href={`/s/${s.id}`} data-testid="session-link">
-                    <span class={`dot status-${s.status}`} aria-hidden="true" />
-                    <span class="s-title">{s.title}</span>
-                    <span class="s-meta">
-                      {s.agentLabel} · {s.machineName} · {s.status} · {ago(s.lastActivityAt)}
-                    </span>
-                  </a>
-                </li>
-              )}
-            </For>
-          </ul>
+        <Show when={!sessions.error} fallback={<p class="empty">Could not load sessions: {(sessions.error as Error)?.message}</p>}>
+          <Show when={(sessions() ?? []).length} fallback={<p class="empty">{sessions.loading ? "Loading…" : "No sessions yet — start one above."}</p>}>
+            <ul class="sessions">
+              <For each={sortSessions(sessions() ?? [])}>
+                {(s) => (
+                  <li>
+                    <A href={`/s/${encodeURIComponent(s.id)}`} data-testid="session-link" class="session-link">
+                      <span class={`dot status-${s.status}`} aria-hidden="true" />
+                      <span class="s-main">
+                        <span class="s-title">{s.title || shortPath(s.cwd)}</span>
+                        <span class="s-meta">
+                          <span class={`s-status status-text-${s.status}`}>{statusLabel(s.status)}</span> · {s.agentLabel} · {s.machineName} ·{" "}
+                          <span class="mono">{shortPath(s.cwd)}</span>
+                        </span>
+                      </span>
+                      <span class="s-when">{ago(s.lastActivityAt)}</span>
+                      <ChevronRight size={16} class="s-chev" aria-hidden="true" />
+                    </A>
+                  </li>
+                )}
+              </For>
+            </ul>
+          </Show>
         </Show>
       </section>
     </div>

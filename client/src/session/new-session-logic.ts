@@ -1,0 +1,61 @@
+/** New-session form decisions (machine → agent → directory) and session-list wording. Plain. */
+import type { CreateSessionBody, MachineSummary, SessionSummary } from "../../../shared/api";
+
+export type NewSessionChoice = { machineId: string; agentId: string; cwd: string };
+
+/** The machine the form shows: the chosen one, else the first online, else the first. */
+export function pickMachine(machines: readonly MachineSummary[], chosenId: string): MachineSummary | undefined {
+  return machines.find((m) => m.id === chosenId) ?? machines.find((m) => m.online) ?? machines[0];
+}
+
+/** Agent ids come only from what this machine advertised; a stale choice falls back to the first. */
+export function pickAgent(machine: MachineSummary | undefined, chosenId: string): string {
+  if (!machine) return "";
+  return machine.agents.some((a) => a.id === chosenId) ? chosenId : (machine.agents[0]?.id ?? "");
+}
+
+/** The directory: what the user typed (even if not a root), else the machine's first root. */
+export function pickCwd(machine: MachineSummary | undefined, typed: string | null): string {
+  if (typed !== null) return typed;
+  return machine?.roots[0] ?? "";
+}
+
+/** The POST body, or why it cannot be sent yet. */
+export function createBody(machine: MachineSummary | undefined, agentId: string, cwd: string): { body: CreateSessionBody } | { reason: string } {
+  if (!machine) return { reason: "Pair a machine first" };
+  if (!machine.online) return { reason: `${machine.name} is offline` };
+  if (!agentId) return { reason: `${machine.name} advertises no agents` };
+  if (!cwd.trim()) return { reason: "Choose a directory" };
+  return { body: { machineId: machine.id, agentId, cwd: cwd.trim() } };
+}
+
+export const STATUS_LABEL: Record<string, string> = {
+  starting: "Starting",
+  idle: "Idle",
+  active: "Running",
+  offline: "Machine offline",
+  error: "Error",
+  closed: "Closed",
+};
+export const statusLabel = (s: string) => STATUS_LABEL[s] ?? s;
+
+export function ago(t: number, now = Date.now()): string {
+  const s = Math.round((now - t) / 1000);
+  if (s < 45) return "just now";
+  if (s < 3600) return `${Math.max(1, Math.round(s / 60))} min ago`;
+  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
+  if (s < 7 * 86400) return `${Math.round(s / 86400)} d ago`;
+  return new Date(t).toLocaleDateString();
+}
+
+/** Running sessions first, then by last activity. */
+export function sortSessions(list: readonly SessionSummary[]): SessionSummary[] {
+  const rank = (s: SessionSummary) => (s.status === "active" ? 0 : s.status === "closed" ? 2 : 1);
+  return [...list].sort((a, b) => rank(a) - rank(b) || b.lastActivityAt - a.lastActivityAt);
+}
+
+/** Last path segment, for compact display of a cwd. */
+export function shortPath(p: string): string {
+  const parts = p.replace(/\/+$/, "").split("/");
+  return parts[parts.length - 1] || p;
+}
