@@ -1,80 +1,350 @@
-import { describe, expect, it } from "vitest";
-import { fold, type FoldState, initialSessionState } from "./fold";
+import { beforeEach, describe, expect, it } from "vitest";
+import { clearDropped, fold, type FoldState, initialSessionState, rowById, rowsOf } from "./fold";
 import type { QueueEntry, ServerFrame, SessionEvent } from "./viewer-protocol";
 
 let seq = 0;
+beforeEach(() => {
+  seq = 0;
+});
 const ev = (event: SessionEvent): ServerFrame => ({ type: "event", seq: ++seq, event });
 const st = (event: SessionEvent): ServerFrame => ({ type: "state", event });
-const run = (frames: ServerFrame[], s: FoldState = initialSessionState()) => frames.reduce(fold, s);
-const entry = (id: string): QueueEntry => ({ id, blocks: [{ type: "text", text: id }], author: { id: "a", name: "A" }, createdAt: 1, state: "queued" });
-const echo = (id: string): SessionEvent => ({ kind: "user_message", id, blocks: [{ type: "text", text: id }], author: { id: "a", name: "A" }, at: 1 });
-const chunk = (text: string, messageId?: string): SessionEvent => ({
-  kind: "acp",
-  update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text }, ...(messageId ? { messageId } : {}) },
+const run = (frames: ServerFrame[], s: FoldState = initialSessionState()) => frames.reduce((acc, f) => fold(acc, f), s);
+const A = { id: "a", name: "Ann" };
+const entry = (id: string, state: QueueEntry["state"] = "queued"): QueueEntry => ({ id, blocks: [{ type: "text", text: id }], author: A, createdAt: 1, state });
+const echo = (id: string): SessionEvent => ({ kind: "user_message", id, blocks: [{ type: "text", text: id }], author: A, at: 1 });
+const acp = (update: Record<string, unknown>): SessionEvent => ({ kind: "acp", update: update as { sessionUpdate: string } });
+const chunk = (text: string, messageId?: string) => acp({ sessionUpdate: "agent_message_chunk", content: { type: "text", text }, ...(messageId ? { messageId } : {}) });
+const thought = (text: string) => acp({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text } });
+const idle = (stopReason = "end_turn"): SessionEvent => ({ kind: "session_status", state: "idle", stopReason });
+const active = (): SessionEvent => ({ kind: "session_status", state: "active", turnId: "t" });
+const kinds = (s: FoldState) => s.rows.map((r) => r.kind);
+
+describe("fold: queue (the seed's cases)", () => {
+  it("queue_state sets and clears the queue; a flush clear adds no row — the echo paints it", () => {
+    let s = run([ev(echo("m1")), ev(active()), st({ kind: "queue_state", entries: [entry("q")], flushed: false })]);
+    expect(s.queue.map((e) => e.id)).toEqual(["q"]);
+    expect(kinds(s)).toEqual(["user"]);
+    s = run([ev(idle()), st({ kind: "queue_state", entries: [], flushed: true })], s);
+    expect(s.queue).toEqual([]);
+    expect(kinds(s)).toEqual(["user"]);
+    s = run([ev(echo("q"))], s);
+    expect(rowsOf(s, "user").map((r) => r.messageId)).toEqual(["m1", "q"]);
+    expect(s.turnActive).toBe(true);
+  });
+
+  it("the echo starts the turn for a non-sending viewer (Send becomes Queue + Stop)", () => {
+    const s = run([st({ kind: "session_status", state: "idle", synthetic: true }), { type: "ready", seq: 0 }, ev(echo("from-someone-else"))]);
+    expect(s.turnActive).toBe(true);
+    expect(s.status).toBe("active");
+    expect(rowsOf(s, "user")[0]).toMatchObject({ id: "user:from-someone-else", author: A });
+  });
+
+  it("a cancel clear adds no row; Stop's dropped entries stay offered until cleared locally", () => {
+    let s = run([ev(echo("m")), st({ kind: "queue_state", entries: [entry("x"), entry("y")], flushed: false })]);
+    s = run([st({ kind: "queue_state", entries: [], flushed: false, dropped: [entry("x"), entry("y")] })], s);
+    expect(kinds(s)).toEqual(["user"]);
+    expect(s.queue).toEqual([]);
+    expect(s.dropped.map((e) => e.id)).toEqual(["x", "y"]);
+    // A later queue frame without `dropped` (e.g. the replay state) keeps the offer.
+    s = run([st({ kind: "queue_state", entries: [], flushed: false })], s);
+    expect(s.dropped).toHaveLength(2);
+    expect(clearDropped(s).dropped).toEqual([]);
+  });
+
+  it("a cancel of one entry keeps the rest in order", () => {
+    const s = run([
+      st({ kind: "queue_state", entries: [entry("a"), entry("b"), entry("c")], flushed: false }),
+      st({ kind: "queue_state", entries: [entry("a"), entry("c")], flushed: false }),
+    ]);
+    expect(s.queue.map((e) => e.id)).toEqual(["a", "c"]);
+  });
+
+  it("steer results mark the entry while it is still queued and are pruned when it leaves", () => {
+    let s = run([ev(echo("m")), ev(active()), st({ kind: "queue_state", entries: [entry("q", "steering")], flushed: false })]);
+    s = run([st({ kind: "queue_state", entries: [entry("q")], flushed: false }), ev({ kind: "steer_result", id: "q", outcome: "failed" })], s);
+    expect(s.steer).toEqual({ q: "failed" });
+    // Injected: the entry leaves the queue, the echo paints the row inside the running turn.
+    s = run([st({ kind: "queue_state", entries: [], flushed: true }), ev(echo("q")), ev({ kind: "steer_result", id: "q", outcome: "injected" })], s);
+    expect(s.steer).toEqual({});
+    expect(s.turnActive).toBe(true);
+    expect(rowsOf(s, "user").map((r) => r.messageId)).toEqual(["m", "q"]);
+  });
 });
 
-describe("fold", () => {
-  it("queue_state sets and clears the queue; a flush clear adds no row (the echo paints it)", () => {
-    let s = run([st({ kind: "queue_state", entries: [entry("q")], flushed: false })]);
-    expect(s.queue.map((e) => e.id)).toEqual(["q"]);
-    s = run([st({ kind: "queue_state", entries: [], flushed: true })], s);
-    expect(s.queue).toEqual([]);
-    expect(s.rows).toEqual([]);
-    s = run([ev(echo("q"))], s);
-    expect(s.rows.map((r) => r.kind)).toEqual(["user"]);
-  });
-
-  it("the echo starts the turn for a non-sending viewer; idle closes open rows", () => {
-    let s = run([st({ kind: "session_status", state: "idle" }), ev(echo("m")), ev(chunk("Hel")), ev(chunk("lo"))]);
-    expect(s.turnActive).toBe(true);
-    expect(s.rows[1]).toMatchObject({ kind: "agent", text: "Hello", open: true });
-    s = run([ev({ kind: "session_status", state: "idle", stopReason: "end_turn" })], s);
-    expect(s.turnActive).toBe(false);
-    expect(s.rows[1]).toMatchObject({ open: false });
-  });
-
-  it("cancel clear adds no row and keeps the dropped entries for restore", () => {
-    const s = run([st({ kind: "queue_state", entries: [], flushed: false, dropped: [entry("d")] })]);
-    expect(s.rows).toEqual([]);
-    expect(s.dropped.map((e) => e.id)).toEqual(["d"]);
-  });
-
+describe("fold: cursor, replay, snapshot", () => {
   it("ignores events at or below the cursor (no duplicates)", () => {
     const f = ev(echo("x"));
-    const s = run([f, f, { type: "event", seq: 0, event: echo("y") }]);
-    expect(s.rows).toHaveLength(1);
+    const s = run([f, f, { type: "event", seq: 1, event: chunk("dup") }, { type: "event", seq: 0, event: echo("y") }]);
+    expect(kinds(s)).toEqual(["user"]);
+    expect(s.seq).toBe(1);
   });
 
-  it("snapshot resets, pages append, then the tail continues", () => {
-    let s = run([ev(echo("old"))]);
+  it("a replayed tail after reconnect applies only what was missed", () => {
+    const frames = [ev(echo("m")), ev(chunk("Hel")), ev(chunk("lo"))];
+    let s = run(frames.slice(0, 2));
+    // Reconnect with ?after=2: the room may resend from 1 if the viewer raced; only seq 3 applies.
+    s = run([{ type: "welcome", sessionId: "s", viewer: { id: "a", name: "Ann", role: "owner" }, headSeq: 3 }, ...frames, { type: "ready", seq: 3 }], s);
+    expect(rowsOf(s, "agent").map((r) => r.text)).toEqual(["Hello"]);
+    expect(s.ready).toBe(true);
+  });
+
+  it("snapshot resets the transcript, pages append, then the tail continues", () => {
+    let s = run([ev(echo("old")), ev(chunk("stale"))]);
     s = fold(s, { type: "snapshot", seq: 0, events: [echo("a"), chunk("one ", "m1")] });
+    expect(s.seq).toBe(0);
     s = fold(s, { type: "snapshot", seq: 50, append: true, events: [chunk("two", "m1")] });
     expect(s.rows.map((r) => r.id)).toEqual(["user:a", "agent:m1"]);
-    expect(s.rows[1]).toMatchObject({ text: "one two" });
+    expect(rowById(s, "agent:m1")).toMatchObject({ text: "one two" });
     s = fold(s, { type: "event", seq: 51, event: chunk("!", "m1") });
-    expect(s.rows[1]).toMatchObject({ text: "one two!" });
+    s = fold(s, { type: "event", seq: 50, event: chunk("dup", "m1") });
+    expect(rowById(s, "agent:m1")).toMatchObject({ text: "one two!" });
     expect(s.seq).toBe(51);
   });
 
   it("synthetic active after replay puts the viewer in Stop state; offline with a running turn too", () => {
-    let s = run([st({ kind: "session_status", state: "active", synthetic: true }), { type: "ready", seq: 3 }]);
+    let s = run([
+      { type: "snapshot", seq: 7, events: [echo("m"), active(), chunk("working")] },
+      st({ kind: "queue_state", entries: [entry("q")], flushed: false }),
+      st({ kind: "session_status", state: "active", synthetic: true }),
+      { type: "ready", seq: 7 },
+    ]);
     expect(s.turnActive).toBe(true);
     expect(s.ready).toBe(true);
-    s = run([st({ kind: "session_status", state: "offline", turnRunning: true })], s);
+    expect(s.queue).toHaveLength(1);
+    expect(rowsOf(s, "agent")[0]).toMatchObject({ streaming: true });
+    s = run([st({ kind: "session_status", state: "offline", turnRunning: true, message: "machine offline" })], s);
     expect(s.turnActive).toBe(true);
+    expect(s.status).toBe("offline");
+    expect(s.statusMessage).toBe("machine offline");
+    s = run([st({ kind: "session_status", state: "offline", turnRunning: false })], s);
+    expect(s.turnActive).toBe(false);
   });
 
-  it("merges tool updates, resolves permissions, ignores unknown kinds", () => {
+  it("keeps untouched rows by identity (a store can diff by reference)", () => {
+    const s1 = run([ev(echo("m")), ev(chunk("a")), ev({ kind: "acp", update: { sessionUpdate: "tool_call", toolCallId: "t", title: "T" } }), ev(chunk("b"))]);
+    const s2 = fold(s1, ev(chunk("c")));
+    expect(s2.rows[0]).toBe(s1.rows[0]);
+    expect(s2.rows[1]).toBe(s1.rows[1]);
+    expect(s2.rows[3]).not.toBe(s1.rows[3]);
+    expect(s2.rowIndex).toBe(s1.rowIndex);
+  });
+});
+
+describe("fold: transcript rows", () => {
+  it("merges chunks by messageId, else into the open agent row; text after a tool starts a new row", () => {
     const s = run([
-      ev({ kind: "acp", update: { sessionUpdate: "tool_call", toolCallId: "t", title: "Read file", kind: "read", status: "pending" } }),
-      ev({ kind: "acp", update: { sessionUpdate: "tool_call_update", toolCallId: "t", status: "completed", content: [{ type: "content", content: { type: "text", text: "ok" } }] } }),
-      ev({ kind: "acp", update: { sessionUpdate: "_demo_custom", x: 1 } }),
-      ev({ kind: "permission_request", requestId: "p", toolCall: { title: "Run" }, options: [{ optionId: "y", name: "Yes", kind: "allow_once" }] }),
-      ev({ kind: "permission_resolved", requestId: "p", outcome: "selected", optionId: "y", by: { id: "b", name: "Bea" } }),
+      ev(echo("m")),
+      ev(chunk("Hel")),
+      ev(chunk("lo")),
+      ev(acp({ sessionUpdate: "tool_call", toolCallId: "t1", title: "Read", kind: "read", status: "in_progress" })),
+      ev(chunk("after")),
+      ev(chunk(" A", "x")),
+      ev(chunk(" B", "y")),
+      ev(chunk(" A2", "x")),
     ]);
-    expect(s.rows).toMatchObject([
-      { kind: "tool", title: "Read file", status: "completed", output: "ok" },
-      { kind: "permission", resolved: { optionId: "y", by: "Bea" } },
+    expect(s.rows.map((r) => (r.kind === "agent" ? r.text : r.kind))).toEqual(["user", "Hello", "tool", "after", " A A2", " B"]);
+  });
+
+  it("idle closes streaming rows and marks still-running tools interrupted", () => {
+    let s = run([ev(echo("m")), ev(thought("hmm")), ev(chunk("Hi")), ev(acp({ sessionUpdate: "tool_call", toolCallId: "t", title: "Run", status: "in_progress" }))]);
+    expect(rowsOf(s, "thought")[0]).toMatchObject({ text: "hmm", streaming: true });
+    expect(rowsOf(s, "tool")[0]).toMatchObject({ live: true });
+    s = run([ev(idle())], s);
+    expect(s.turnActive).toBe(false);
+    expect(rowsOf(s, "thought")[0]!.streaming).toBe(false);
+    expect(rowsOf(s, "agent")[0]!.streaming).toBe(false);
+    expect(rowsOf(s, "tool")[0]).toMatchObject({ status: "in_progress", live: false });
+    // The next turn's text does not merge into the closed row.
+    s = run([ev(echo("n")), ev(chunk("new"))], s);
+    expect(rowsOf(s, "agent").map((r) => r.text)).toEqual(["Hi", "new"]);
+  });
+
+  it("tool calls merge updates (content and locations replace, the rest sticks)", () => {
+    const s = run([
+      ev(echo("m")),
+      ev(acp({ sessionUpdate: "tool_call", toolCallId: "t", title: "Edit a.ts", kind: "edit", status: "pending", locations: [{ path: "/r/a.ts", line: 3 }] })),
+      ev(acp({ sessionUpdate: "tool_call_update", toolCallId: "t", status: "in_progress", content: [{ type: "content", content: { type: "text", text: "working" } }] })),
+      ev(
+        acp({
+          sessionUpdate: "tool_call_update",
+          toolCallId: "t",
+          status: "completed",
+          content: [
+            { type: "diff", path: "/r/a.ts", oldText: "a", newText: "b" },
+            { type: "terminal", terminalId: "term1" },
+          ],
+        }),
+      ),
     ]);
+    expect(rowsOf(s, "tool")).toEqual([
+      {
+        kind: "tool",
+        id: "tool:t",
+        toolCallId: "t",
+        title: "Edit a.ts",
+        toolKind: "edit",
+        status: "completed",
+        locations: ["/r/a.ts:3"],
+        content: [
+          { type: "diff", path: "/r/a.ts", oldText: "a", newText: "b" },
+          { type: "terminal", terminalId: "term1" },
+        ],
+        live: true,
+      },
+    ]);
+  });
+
+  it("one plan row per turn, replaced by each update", () => {
+    let s = run([
+      ev(echo("m")),
+      ev(acp({ sessionUpdate: "plan", entries: [{ content: "A", status: "in_progress", priority: "high" }, { content: "B", status: "pending", priority: "low" }] })),
+      ev(chunk("x")),
+      ev(acp({ sessionUpdate: "plan", entries: [{ content: "A", status: "completed", priority: "high" }, { content: "B", status: "in_progress", priority: "low" }] })),
+    ]);
+    expect(kinds(s)).toEqual(["user", "plan", "agent"]);
+    expect(rowsOf(s, "plan")[0]!.entries.map((e) => e.status)).toEqual(["completed", "in_progress"]);
+    s = run([ev(idle()), ev(echo("n")), ev(acp({ sessionUpdate: "plan", entries: [] }))], s);
+    expect(rowsOf(s, "plan")).toHaveLength(2);
+  });
+
+  it("permission cards carry the agent's options and show the resolution to everyone", () => {
+    let s = run([
+      ev(echo("m")),
+      ev({ kind: "permission_request", requestId: "p", toolCall: { title: "rm -rf build", kind: "execute" }, options: [{ optionId: "y", name: "Allow", kind: "allow_once" }, { optionId: "n", name: "Reject", kind: "reject_once" }] }),
+    ]);
+    expect(rowById(s, "perm:p")).toMatchObject({ kind: "permission", title: "rm -rf build", toolKind: "execute", resolved: null });
+    s = run([ev({ kind: "permission_resolved", requestId: "p", outcome: "selected", optionId: "y", by: { id: "b", name: "Bea" } })], s);
+    expect(rowById(s, "perm:p")).toMatchObject({ resolved: { outcome: "selected", optionId: "y", by: { name: "Bea" } } });
+    // A resolution for an unknown request changes nothing.
+    expect(fold(s, ev({ kind: "permission_resolved", requestId: "zz", outcome: "cancelled", optionId: null, by: null })).rows).toBe(s.rows);
+  });
+
+  it("turn errors, notices and abnormal stops become rows; a normal end does not", () => {
+    const s = run([
+      ev(echo("m")),
+      ev({ kind: "turn_error", message: "boom", code: "INTERNAL" }),
+      ev(idle("end_turn")),
+      ev(echo("n")),
+      ev(idle("cancelled")),
+      ev({ kind: "notice", level: "warn", text: "Queued message not sent yet" }),
+      ev(acp({ sessionUpdate: "notice", severity: "info", title: "Context compacted" })),
+      // Synthetic status on reconnect never adds a row.
+      st({ kind: "session_status", state: "idle", stopReason: "cancelled", synthetic: true }),
+    ]);
+    expect(kinds(s)).toEqual(["user", "error", "user", "turn_end", "notice", "notice"]);
+    expect(s.rows.map((r) => r.id).length).toBe(new Set(s.rows.map((r) => r.id)).size);
+    expect(s.stopReason).toBe("cancelled");
+  });
+
+  it("user_message_chunk, unknown and malformed kinds break nothing", () => {
+    const s0 = run([ev(echo("m"))]);
+    const s = run(
+      [
+        ev(acp({ sessionUpdate: "user_message_chunk", content: { type: "text", text: "history" } })),
+        ev(acp({ sessionUpdate: "_demo_custom", x: 1 })),
+        ev(acp({ sessionUpdate: "tool_call_update" })),
+        ev(acp({ sessionUpdate: "agent_message_chunk", content: null })),
+        ev(acp({ sessionUpdate: "usage_update", used: "lots" })),
+      ],
+      s0,
+    );
+    expect(kinds(s)).toEqual(["user"]);
+    expect(s.seq).toBe(6);
+  });
+
+  it("config_state sets config; mode / option updates patch it; usage, commands and title are kept", () => {
+    const config = {
+      modes: { currentModeId: "code", availableModes: [{ id: "code", name: "Code" }, { id: "ask", name: "Ask" }] },
+      models: null,
+      configOptions: [],
+      steering: false,
+      images: false,
+      queueDepth: 1,
+      mergeQueued: false,
+    };
+    const s = run([
+      st({ kind: "config_state", config }),
+      ev(acp({ sessionUpdate: "current_mode_update", currentModeId: "ask" })),
+      ev(acp({ sessionUpdate: "config_option_update", configOptions: [{ id: "model", category: "model", type: "select", currentValue: "b", options: [] }] })),
+      ev(acp({ sessionUpdate: "usage_update", used: 1200, size: 200000, cost: { amount: 0.12, currency: "USD" } })),
+      ev(acp({ sessionUpdate: "available_commands_update", availableCommands: [{ name: "review", description: "Review the diff" }] })),
+      ev(acp({ sessionUpdate: "session_info_update", title: "Fix the tests" })),
+    ]);
+    expect(s.config?.modes?.currentModeId).toBe("ask");
+    expect(s.config?.configOptions).toHaveLength(1);
+    expect(s.usage).toEqual({ used: 1200, size: 200000, cost: { amount: 0.12, currency: "USD" } });
+    expect(s.commands).toEqual([{ name: "review", description: "Review the diff" }]);
+    expect(s.title).toBe("Fix the tests");
+    expect(s.rows).toEqual([]);
+  });
+
+  it("welcome records the viewer and role; ack / error frames leave the state alone", () => {
+    const s = run([{ type: "welcome", sessionId: "s", viewer: { id: "v", name: "Vic", role: "viewer" }, headSeq: 0 }]);
+    expect(s.viewer?.role).toBe("viewer");
+    expect(s.ready).toBe(false);
+    expect(fold(s, { type: "ack", rid: "r", op: "message.send", result: { queued: true } })).toBe(s);
+    expect(fold(s, { type: "error", rid: "r", code: "QUEUE_FULL", message: "full" })).toBe(s);
+  });
+
+  it("cancel (Stop) clear: no row, turn ends, open rows close; a later Stop without drops keeps the offer", () => {
+    let s = run([ev(echo("m")), ev(chunk("partial")), st({ kind: "queue_state", entries: [entry("q")], flushed: false })]);
+    const rowsBefore = s.rows.length;
+    s = run([st({ kind: "queue_state", entries: [], flushed: false, dropped: [entry("q")] }), ev({ kind: "session_status", state: "idle", stopReason: "cancelled" })], s);
+    expect(s.queue).toEqual([]);
+    expect(s.rows.filter((r) => r.kind === "user")).toHaveLength(1);
+    expect(s.rows.length).toBe(rowsBefore + 1); // the "cancelled" turn-end marker only
+    expect(s.rows.at(-1)).toMatchObject({ kind: "turn_end", stopReason: "cancelled" });
+    expect(s.turnActive).toBe(false);
+    expect(s.dropped.map((e) => e.id)).toEqual(["q"]);
+  });
+
+  it("chunks with a messageId merge into one row even across other rows; tool rows keep their position", () => {
+    const s = run([
+      ev(echo("m")),
+      ev(chunk("A", "m1")),
+      ev({ kind: "acp", update: { sessionUpdate: "tool_call", toolCallId: "t1", title: "ls", kind: "execute", status: "in_progress" } }),
+      ev(chunk("B", "m1")),
+      ev({ kind: "acp", update: { sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed" } }),
+    ]);
+    expect(s.rows.map((r) => r.id)).toEqual(["user:m", "agent:m1", "tool:t1"]);
+    expect(s.rows[1]).toMatchObject({ text: "AB" });
+    expect(s.rows[2]).toMatchObject({ status: "completed", title: "ls" });
+  });
+
+  it("state frames never move the cursor; config_state and current_mode_update update config", () => {
+    const config = {
+      modes: { currentModeId: "ask", availableModes: [{ id: "ask", name: "Ask" }, { id: "code", name: "Code" }] },
+      models: null,
+      configOptions: [],
+      steering: true,
+      images: false,
+      queueDepth: 3,
+      mergeQueued: false,
+    };
+    let s = run([ev(echo("a")), st({ kind: "config_state", config })]);
+    const cursor = s.seq;
+    expect(s.config?.steering).toBe(true);
+    s = run([ev({ kind: "acp", update: { sessionUpdate: "current_mode_update", currentModeId: "code" } })], s);
+    expect(s.config?.modes?.currentModeId).toBe("code");
+    expect(s.seq).toBe(cursor + 1);
+  });
+
+  it("steer results mark a still-queued entry and are dropped once it leaves the queue", () => {
+    let s = run([st({ kind: "queue_state", entries: [entry("q")], flushed: false }), ev({ kind: "steer_result", id: "q", outcome: "failed" })]);
+    expect(s.steer).toEqual({ q: "failed" });
+    s = run([st({ kind: "queue_state", entries: [], flushed: true })], s);
+    expect(s.steer).toEqual({});
+    s = run([ev({ kind: "steer_result", id: "gone", outcome: "injected" })], s);
+    expect(s.steer).toEqual({});
+  });
+
+  it("turn errors and notices are rows with unique ids; unknown update kinds change nothing", () => {
+    const before = run([ev(echo("a"))]);
+    const after = run([ev({ kind: "acp", update: { sessionUpdate: "brand_new_kind", whatever: [1, 2] } })], before);
+    expect(after.rows).toBe(before.rows);
+    const s = run([ev({ kind: "turn_error", message: "boom" }), ev({ kind: "notice", level: "warn", text: "careful" }), ev({ kind: "turn_error", message: "again" })], after);
+    const ids = s.rows.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(s.rows.map((r) => r.kind)).toEqual(["user", "error", "notice", "error"]);
   });
 });

@@ -1,34 +1,104 @@
 /**
- * The client's one event reducer: fold(state, frame) → state. Pure (no DOM, no I/O); the Solid store
- * applies it with reconcile. User rows come only from the server's user_message echo.
+ * The client's one event reducer: `fold(state, frame) → state`. Pure (no DOM, no I/O, no clock),
+ * structurally shared (untouched rows keep their identity, so a store can diff by reference).
+ *
+ * Rules
+ * - User rows come only from the server's `user_message` echo (no optimistic rows); the echo also
+ *   starts the turn for every viewer, not only the sender.
+ * - Logged events with `seq ≤ cursor` are ignored (no duplicates across reconnects).
+ * - A `snapshot` resets the transcript (pages after the first carry `append`); its seq is the cursor.
+ * - `state` frames (queue_state / config_state / session_status) carry current state, no seq.
+ * - A `queue_state` never adds a transcript row (the queue is a Sender affordance, not history).
+ * - Unknown ACP update kinds are ignored; `user_message_chunk` too (the agent replaying its history
+ *   on load would duplicate the echoes).
  */
 import { assertNever, type PromptBlock } from "./blocks";
-import type { ConfigState, PermissionOption, QueueEntry, ServerFrame, SessionEvent, SessionState, Viewer } from "./viewer-protocol";
+import type {
+  Author,
+  ConfigState,
+  PermissionOption,
+  QueueEntry,
+  ServerFrame,
+  SessionEvent,
+  SessionState,
+  SteerOutcome,
+  Viewer,
+} from "./viewer-protocol";
 
-export type Row =
-  | { kind: "user"; id: string; blocks: PromptBlock[]; author: string; at: number }
-  | { kind: "agent"; id: string; text: string; open: boolean }
-  | { kind: "thought"; id: string; text: string; open: boolean }
-  | { kind: "tool"; id: string; title: string; toolKind: string; status: string; output: string }
-  | { kind: "plan"; id: string; entries: { content: string; status: string }[] }
-  | { kind: "permission"; id: string; title: string; options: PermissionOption[]; resolved: null | { outcome: string; optionId: string | null; by: string | null } }
-  | { kind: "error"; id: string; message: string }
-  | { kind: "notice"; id: string; level: "info" | "warn"; text: string };
+export type ToolContent =
+  | { type: "text"; text: string }
+  | { type: "diff"; path: string; oldText: string | null; newText: string }
+  | { type: "terminal"; terminalId: string };
+
+export type PlanEntry = { content: string; status: string; priority: string };
+
+export type UserRow = { kind: "user"; id: string; messageId: string; blocks: PromptBlock[]; author: Author; at: number };
+/** `streaming`: the row is still receiving chunks (the turn that produced it has not ended). */
+export type AgentRow = { kind: "agent"; id: string; text: string; streaming: boolean };
+export type ThoughtRow = { kind: "thought"; id: string; text: string; streaming: boolean };
+export type ToolRow = {
+  kind: "tool";
+  id: string;
+  toolCallId: string;
+  title: string;
+  toolKind: string;
+  status: string;
+  content: ToolContent[];
+  locations: string[];
+  /** False once the turn ended: a tool still pending / in progress then was interrupted. */
+  live: boolean;
+};
+export type PlanRow = { kind: "plan"; id: string; entries: PlanEntry[] };
+export type PermissionRow = {
+  kind: "permission";
+  id: string;
+  requestId: string;
+  title: string;
+  toolKind: string | null;
+  options: PermissionOption[];
+  resolved: null | { outcome: "selected" | "cancelled"; optionId: string | null; by: Author | null };
+};
+export type ErrorRow = { kind: "error"; id: string; message: string; code: string | null };
+export type NoticeRow = { kind: "notice"; id: string; level: "info" | "warn"; text: string };
+/** A turn that ended other than normally (cancelled, refused, ran out of tokens…). */
+export type TurnEndRow = { kind: "turn_end"; id: string; stopReason: string };
+
+export type Row = UserRow | AgentRow | ThoughtRow | ToolRow | PlanRow | PermissionRow | ErrorRow | NoticeRow | TurnEndRow;
+export type RowKind = Row["kind"];
+
+export type Usage = { used: number; size: number; cost: { amount: number; currency: string } | null };
+export type Command = { name: string; description: string };
 
 export type FoldState = {
+  /** Cursor: highest logged seq applied. Reconnects ask for `?after=<seq>`. */
   seq: number;
   viewer: Viewer | null;
+  /** Replay finished on the current connection (after `ready`). */
   ready: boolean;
+  /** Transcript rows in order; every id is unique and stable. */
   rows: Row[];
+  /** Row id → index in `rows` (keyed lookup without a scan). */
+  rowIndex: Record<string, number>;
+  /** Open rows of the running turn (chunks without a messageId go here). */
+  open: { agent: string | null; thought: string | null; plan: string | null };
+  /** The session-wide queue, in order. */
   queue: QueueEntry[];
+  /** Entries the last Stop dropped, offered to every viewer for "Restore to draft". */
   dropped: QueueEntry[];
+  /** Latest steer outcome per queue entry id. */
+  steer: Record<string, SteerOutcome>;
   config: ConfigState | null;
   status: SessionState;
-  /** A turn runs (Stop applies, sends queue). */
+  /** A turn runs (Stop applies; a send is queued). */
   turnActive: boolean;
   statusMessage: string | null;
-  lastSteer: { id: string; outcome: string } | null;
-  /** Internal: counter for rows without an agent-provided id. */
+  /** Stop reason of the last turn that ended. */
+  stopReason: string | null;
+  usage: Usage | null;
+  commands: Command[];
+  /** Title from the agent (`session_info_update`), when it sent one. */
+  title: string | null;
+  /** Counter for rows without an agent-provided id. */
   nextRow: number;
 };
 
@@ -38,16 +108,24 @@ export function initialSessionState(): FoldState {
     viewer: null,
     ready: false,
     rows: [],
+    rowIndex: {},
+    open: { agent: null, thought: null, plan: null },
     queue: [],
     dropped: [],
+    steer: {},
     config: null,
     status: "starting",
     turnActive: false,
     statusMessage: null,
-    lastSteer: null,
+    stopReason: null,
+    usage: null,
+    commands: [],
+    title: null,
     nextRow: 0,
   };
 }
+
+const NO_OPEN: FoldState["open"] = { agent: null, thought: null, plan: null };
 
 export function fold(state: FoldState, frame: ServerFrame): FoldState {
   switch (frame.type) {
@@ -55,14 +133,14 @@ export function fold(state: FoldState, frame: ServerFrame): FoldState {
       return { ...state, viewer: frame.viewer, ready: false };
     case "event":
       if (frame.seq <= state.seq) return state;
-      return { ...applyEvent(state, frame.event), seq: frame.seq };
+      return { ...applyEvent(state, frame.event, true), seq: frame.seq };
     case "snapshot": {
-      let s: FoldState = frame.append ? state : { ...state, rows: [], nextRow: 0 };
-      for (const e of frame.events) s = applyEvent(s, e);
+      let s: FoldState = frame.append ? state : resetTranscript(state);
+      for (const e of frame.events) s = applyEvent(s, e, true);
       return { ...s, seq: frame.seq };
     }
     case "state":
-      return applyEvent(state, frame.event);
+      return applyEvent(state, frame.event, false);
     case "ready":
       return { ...state, ready: true, seq: Math.max(state.seq, frame.seq) };
     case "ack":
@@ -73,138 +151,304 @@ export function fold(state: FoldState, frame: ServerFrame): FoldState {
   }
 }
 
-const closeOpen = (rows: Row[]): Row[] =>
-  rows.map((r) => ((r.kind === "agent" || r.kind === "thought") && r.open ? { ...r, open: false } : r));
+/** Local action: the viewer took the dropped entries back (or dismissed the offer). */
+export function clearDropped(state: FoldState): FoldState {
+  return state.dropped.length ? { ...state, dropped: [] } : state;
+}
 
-function upsert(rows: Row[], row: Row): Row[] {
-  const i = rows.findIndex((r) => r.id === row.id);
-  if (i < 0) return [...rows, row];
-  const next = rows.slice();
-  next[i] = row;
-  return next;
+/** Rows of one kind, typed (handy in tests and selectors). */
+export function rowsOf<K extends RowKind>(state: Pick<FoldState, "rows">, kind: K): Extract<Row, { kind: K }>[] {
+  return state.rows.filter((r): r is Extract<Row, { kind: K }> => r.kind === kind);
+}
+
+export function rowById(state: Pick<FoldState, "rows" | "rowIndex">, id: string): Row | undefined {
+  const i = state.rowIndex[id];
+  return i === undefined ? undefined : state.rows[i];
+}
+
+// ---------------------------------------------------------------- row helpers
+
+function resetTranscript(state: FoldState): FoldState {
+  return { ...state, rows: [], rowIndex: {}, open: NO_OPEN, nextRow: 0, usage: null, commands: [], title: null, stopReason: null };
+}
+
+function pushRow(state: FoldState, row: Row): FoldState {
+  const existing = state.rowIndex[row.id];
+  if (existing !== undefined) return replaceRow(state, existing, row);
+  return { ...state, rows: [...state.rows, row], rowIndex: { ...state.rowIndex, [row.id]: state.rows.length } };
+}
+
+function replaceRow(state: FoldState, index: number, row: Row): FoldState {
+  const rows = state.rows.slice();
+  rows[index] = row;
+  return { ...state, rows };
+}
+
+function updateRow<K extends RowKind>(state: FoldState, id: string, kind: K, fn: (r: Extract<Row, { kind: K }>) => Row): FoldState {
+  const i = state.rowIndex[id];
+  const r = i === undefined ? undefined : state.rows[i];
+  if (i === undefined || !r || r.kind !== kind) return state;
+  return replaceRow(state, i, fn(r as Extract<Row, { kind: K }>));
+}
+
+function localId(state: FoldState, prefix: string): [string, FoldState] {
+  return [`${prefix}:#${state.nextRow}`, { ...state, nextRow: state.nextRow + 1 }];
+}
+
+/** Ends the turn's open rows: streaming text stops, running tools are marked interrupted. */
+function closeTurn(state: FoldState): FoldState {
+  let rows: Row[] | null = null;
+  state.rows.forEach((r, i) => {
+    let next: Row | null = null;
+    if ((r.kind === "agent" || r.kind === "thought") && r.streaming) next = { ...r, streaming: false };
+    else if (r.kind === "tool" && r.live) next = { ...r, live: false };
+    if (next) (rows ??= state.rows.slice())[i] = next;
+  });
+  const open = state.open === NO_OPEN ? state.open : NO_OPEN;
+  if (!rows && open === state.open) return state;
+  return { ...state, rows: rows ?? state.rows, open };
+}
+
+// ---------------------------------------------------------------- ACP content
+
+function str(v: unknown): string | null {
+  return typeof v === "string" ? v : null;
 }
 
 function contentText(content: unknown): string {
   if (!content || typeof content !== "object") return "";
-  const c = content as { type?: string; text?: string; uri?: string; name?: string };
-  if (c.type === "text" && typeof c.text === "string") return c.text;
-  if (c.type === "resource_link") return `[${c.name ?? c.uri}](${c.uri ?? ""})`;
-  if (c.type === "image") return "[image]";
-  return "";
+  const c = content as Record<string, unknown>;
+  switch (c["type"]) {
+    case "text":
+      return str(c["text"]) ?? "";
+    case "resource_link":
+      return `[${str(c["name"]) ?? str(c["uri"]) ?? "link"}](${str(c["uri"]) ?? ""})`;
+    case "resource": {
+      const r = c["resource"] as Record<string, unknown> | undefined;
+      return str(r?.["text"]) ?? `[${str(r?.["uri"]) ?? "resource"}]`;
+    }
+    case "image":
+      return "[image]";
+    case "audio":
+      return "[audio]";
+    default:
+      return "";
+  }
 }
 
-function toolOutput(content: unknown): string {
-  if (!Array.isArray(content)) return "";
-  return content
-    .map((item: any) => {
-      if (item?.type === "content") return contentText(item.content);
-      if (item?.type === "diff") return `--- ${item.path}\n${item.newText ?? ""}`;
-      if (item?.type === "terminal") return `[terminal ${item.terminalId}]`;
-      return "";
-    })
-    .filter(Boolean)
-    .join("\n");
+function toolContent(content: unknown): ToolContent[] {
+  if (!Array.isArray(content)) return [];
+  const out: ToolContent[] = [];
+  for (const item of content as Record<string, unknown>[]) {
+    if (!item || typeof item !== "object") continue;
+    if (item["type"] === "content") {
+      const text = contentText(item["content"]);
+      if (text) out.push({ type: "text", text });
+    } else if (item["type"] === "diff") {
+      out.push({ type: "diff", path: str(item["path"]) ?? "", oldText: str(item["oldText"]), newText: str(item["newText"]) ?? "" });
+    } else if (item["type"] === "terminal") {
+      out.push({ type: "terminal", terminalId: str(item["terminalId"]) ?? "" });
+    }
+  }
+  return out;
 }
+
+function locations(v: unknown): string[] | null {
+  if (!Array.isArray(v)) return null;
+  return v
+    .map((l: Record<string, unknown>) => {
+      const path = str(l?.["path"]);
+      if (!path) return null;
+      return typeof l["line"] === "number" ? `${path}:${l["line"]}` : path;
+    })
+    .filter((x): x is string => x !== null);
+}
+
+// ---------------------------------------------------------------- events
 
 function appendChunk(state: FoldState, kind: "agent" | "thought", messageId: string | null, text: string): FoldState {
-  const rows = state.rows;
-  const last = rows[rows.length - 1];
-  const id = messageId ? `${kind}:${messageId}` : null;
-  if (id) {
-    const i = rows.findIndex((r) => r.id === id);
-    if (i >= 0) {
-      const r = rows[i] as Extract<Row, { kind: "agent" | "thought" }>;
-      const next = rows.slice();
-      next[i] = { ...r, text: r.text + text };
-      return { ...state, rows: next };
+  if (!text) return state;
+  if (messageId) {
+    const id = `${kind}:${messageId}`;
+    const i = state.rowIndex[id];
+    if (i !== undefined) {
+      const r = state.rows[i] as AgentRow | ThoughtRow;
+      return { ...replaceRow(state, i, { ...r, text: r.text + text, streaming: true }), open: { ...state.open, [kind]: id } };
     }
-  } else if (last && last.kind === kind && last.open) {
-    return { ...state, rows: [...rows.slice(0, -1), { ...last, text: last.text + text }] };
+    return { ...pushRow(state, { kind, id, text, streaming: true }), open: { ...state.open, [kind]: id } };
   }
-  const rowId = id ?? `${kind}:${state.nextRow}`;
-  return { ...state, nextRow: state.nextRow + 1, rows: [...rows, { kind, id: rowId, text, open: true }] };
+  // No messageId: the open row of this kind, while it is still the latest row (text after a tool
+  // call starts a new row, so the transcript keeps the agent's order).
+  const openId = state.open[kind];
+  const last = state.rows[state.rows.length - 1];
+  if (openId && last && last.id === openId && last.kind === kind) {
+    return replaceRow(state, state.rows.length - 1, { ...last, text: last.text + text });
+  }
+  const [id, s] = localId(state, kind);
+  return { ...pushRow(s, { kind, id, text, streaming: true }), open: { ...s.open, [kind]: id } };
 }
 
-function applyAcp(state: FoldState, update: Record<string, unknown>): FoldState {
-  const kind = update["sessionUpdate"];
-  const messageId = typeof update["messageId"] === "string" ? update["messageId"] : null;
-  switch (kind) {
+function applyTool(state: FoldState, u: Record<string, unknown>): FoldState {
+  const toolCallId = str(u["toolCallId"]);
+  if (!toolCallId) return state;
+  const id = `tool:${toolCallId}`;
+  const i = state.rowIndex[id];
+  const prev = i === undefined ? undefined : (state.rows[i] as ToolRow);
+  const content = u["content"] === undefined || u["content"] === null ? null : toolContent(u["content"]);
+  const row: ToolRow = {
+    kind: "tool",
+    id,
+    toolCallId,
+    title: str(u["title"]) ?? prev?.title ?? "Tool call",
+    toolKind: str(u["kind"]) ?? prev?.toolKind ?? "other",
+    status: str(u["status"]) ?? prev?.status ?? "pending",
+    // ACP: content and locations in an update replace the previous ones.
+    content: content ?? prev?.content ?? [],
+    locations: locations(u["locations"]) ?? prev?.locations ?? [],
+    live: state.turnActive,
+  };
+  return pushRow(state, row);
+}
+
+function applyPlan(state: FoldState, u: Record<string, unknown>): FoldState {
+  const entries: PlanEntry[] = Array.isArray(u["entries"])
+    ? (u["entries"] as Record<string, unknown>[]).map((e) => ({
+        content: String(e?.["content"] ?? ""),
+        status: String(e?.["status"] ?? "pending"),
+        priority: String(e?.["priority"] ?? "medium"),
+      }))
+    : [];
+  // One plan row per turn: each update replaces the whole plan (ACP semantics).
+  if (state.open.plan && state.rowIndex[state.open.plan] !== undefined) {
+    return updateRow(state, state.open.plan, "plan", (r) => ({ ...r, entries }));
+  }
+  const [id, s] = localId(state, "plan");
+  return { ...pushRow(s, { kind: "plan", id, entries }), open: { ...s.open, plan: id } };
+}
+
+function applyConfigUpdate(state: FoldState, u: Record<string, unknown>): FoldState {
+  const cfg = state.config;
+  if (!cfg) return state;
+  if (u["sessionUpdate"] === "current_mode_update" && cfg.modes && typeof u["currentModeId"] === "string")
+    return { ...state, config: { ...cfg, modes: { ...cfg.modes, currentModeId: u["currentModeId"] } } };
+  if (u["sessionUpdate"] === "config_option_update" && Array.isArray(u["configOptions"]))
+    return { ...state, config: { ...cfg, configOptions: u["configOptions"] as ConfigState["configOptions"] } };
+  return state;
+}
+
+function applyAcp(state: FoldState, u: Record<string, unknown>): FoldState {
+  const messageId = str(u["messageId"]);
+  switch (u["sessionUpdate"]) {
     case "agent_message_chunk":
-      return appendChunk(state, "agent", messageId, contentText(update["content"]));
+      return appendChunk(state, "agent", messageId, contentText(u["content"]));
     case "agent_thought_chunk":
-      return appendChunk(state, "thought", messageId, contentText(update["content"]));
+      return appendChunk(state, "thought", messageId, contentText(u["content"]));
     case "tool_call":
-    case "tool_call_update": {
-      const id = `tool:${String(update["toolCallId"])}`;
-      const prev = state.rows.find((r): r is Extract<Row, { kind: "tool" }> => r.id === id);
-      const row: Row = {
-        kind: "tool",
-        id,
-        title: typeof update["title"] === "string" ? update["title"] : (prev?.title ?? "Tool call"),
-        toolKind: typeof update["kind"] === "string" ? update["kind"] : (prev?.toolKind ?? "other"),
-        status: typeof update["status"] === "string" ? update["status"] : (prev?.status ?? "pending"),
-        output: update["content"] !== undefined && update["content"] !== null ? toolOutput(update["content"]) : (prev?.output ?? ""),
-      };
-      return { ...state, rows: upsert(state.rows, row) };
+    case "tool_call_update":
+      return applyTool(state, u);
+    case "plan":
+      return applyPlan(state, u);
+    case "current_mode_update":
+    case "config_option_update":
+      return applyConfigUpdate(state, u);
+    case "usage_update": {
+      const used = Number(u["used"]);
+      const size = Number(u["size"]);
+      if (!Number.isFinite(used) || !Number.isFinite(size)) return state;
+      const c = u["cost"] as Record<string, unknown> | null | undefined;
+      const cost = c && typeof c["amount"] === "number" ? { amount: c["amount"], currency: String(c["currency"] ?? "USD") } : null;
+      return { ...state, usage: { used, size, cost } };
     }
-    case "plan": {
-      const entries = Array.isArray(update["entries"])
-        ? (update["entries"] as { content?: string; status?: string }[]).map((e) => ({ content: String(e.content ?? ""), status: String(e.status ?? "pending") }))
-        : [];
-      const last = state.rows[state.rows.length - 1];
-      const planId = last?.kind === "plan" ? last.id : `plan:${state.nextRow}`;
-      return { ...state, nextRow: state.nextRow + 1, rows: upsert(state.rows, { kind: "plan", id: planId, entries }) };
+    case "available_commands_update": {
+      const list = Array.isArray(u["availableCommands"]) ? (u["availableCommands"] as Record<string, unknown>[]) : [];
+      return { ...state, commands: list.filter((c) => typeof c?.["name"] === "string").map((c) => ({ name: String(c["name"]), description: String(c["description"] ?? "") })) };
+    }
+    case "session_info_update":
+      return typeof u["title"] === "string" && u["title"] ? { ...state, title: u["title"] } : state;
+    case "notice": {
+      const title = str(u["title"]) ?? "";
+      const description = str(u["description"]);
+      if (!title && !description) return state;
+      const [id, s] = localId(state, "notice");
+      const level = u["severity"] === "warning" || u["severity"] === "error" ? "warn" : "info";
+      return pushRow(s, { kind: "notice", id, level, text: description ? `${title} — ${description}` : title });
     }
     default:
-      // current_mode_update / config_option_update arrive as config_state too; unknown kinds are ignored.
+      // user_message_chunk (history replay), compaction_*, and kinds ACP does not define.
       return state;
   }
 }
 
-function applyEvent(state: FoldState, e: SessionEvent): FoldState {
+const NORMAL_STOPS = new Set(["end_turn", "", "idle"]);
+
+function applyEvent(state: FoldState, e: SessionEvent, logged: boolean): FoldState {
   switch (e.kind) {
     case "user_message": {
-      if (state.rows.some((r) => r.id === `user:${e.id}`)) return state;
-      const row: Row = { kind: "user", id: `user:${e.id}`, blocks: e.blocks, author: e.author.name, at: e.at };
-      // The echo starts the turn for every viewer, not only the sender.
-      return { ...state, rows: [...closeOpen(state.rows), row], turnActive: true, status: state.status === "idle" ? "active" : state.status };
+      const id = `user:${e.id}`;
+      if (state.rowIndex[id] !== undefined) return state;
+      const row: UserRow = { kind: "user", id, messageId: e.id, blocks: e.blocks, author: e.author, at: e.at };
+      // A steered message lands inside the running turn; otherwise the echo opens a new turn.
+      const base = state.turnActive ? state : closeTurn(state);
+      return {
+        ...pushRow(base, row),
+        open: state.turnActive ? { ...base.open, agent: null, thought: null } : NO_OPEN,
+        turnActive: true,
+        status: state.status === "idle" ? "active" : state.status,
+      };
     }
     case "acp":
       return applyAcp(state, e.update);
     case "permission_request": {
-      const title = typeof e.toolCall["title"] === "string" ? e.toolCall["title"] : "The agent asks for permission";
-      return { ...state, rows: upsert(state.rows, { kind: "permission", id: `perm:${e.requestId}`, title, options: e.options, resolved: null }) };
+      const title = str(e.toolCall["title"]) ?? "The agent asks for permission";
+      return pushRow(state, {
+        kind: "permission",
+        id: `perm:${e.requestId}`,
+        requestId: e.requestId,
+        title,
+        toolKind: str(e.toolCall["kind"]),
+        options: e.options,
+        resolved: null,
+      });
     }
-    case "permission_resolved": {
-      const id = `perm:${e.requestId}`;
-      return {
-        ...state,
-        rows: state.rows.map((r) =>
-          r.id === id && r.kind === "permission" ? { ...r, resolved: { outcome: e.outcome, optionId: e.optionId, by: e.by?.name ?? null } } : r,
-        ),
-      };
-    }
+    case "permission_resolved":
+      return updateRow(state, `perm:${e.requestId}`, "permission", (r) => ({
+        ...r,
+        resolved: { outcome: e.outcome, optionId: e.optionId, by: e.by },
+      }));
     case "session_status": {
       const turnActive = e.state === "active" || (e.state === "offline" && e.turnRunning === true);
-      const rows = turnActive ? state.rows : closeOpen(state.rows);
-      return { ...state, rows, status: e.state, turnActive, statusMessage: e.message ?? null };
+      let s: FoldState = turnActive ? state : closeTurn(state);
+      const stopReason = e.stopReason ?? null;
+      if (logged && !turnActive && stopReason && !NORMAL_STOPS.has(stopReason)) {
+        const [id, next] = localId(s, "end");
+        s = pushRow(next, { kind: "turn_end", id, stopReason });
+      }
+      return { ...s, status: e.state, turnActive, statusMessage: e.message ?? null, stopReason: stopReason ?? (turnActive ? null : s.stopReason) };
     }
-    case "queue_state":
-      return { ...state, queue: e.entries, dropped: e.dropped?.length ? e.dropped : state.dropped };
+    case "queue_state": {
+      // Steer outcomes only matter while their entry is queued.
+      const live = new Set(e.entries.map((x) => x.id));
+      const steer = Object.keys(state.steer).some((id) => !live.has(id))
+        ? Object.fromEntries(Object.entries(state.steer).filter(([id]) => live.has(id)))
+        : state.steer;
+      return { ...state, queue: e.entries, steer, dropped: e.dropped?.length ? e.dropped : state.dropped };
+    }
     case "config_state":
       return { ...state, config: e.config };
-    case "turn_error":
-      return { ...state, nextRow: state.nextRow + 1, rows: [...state.rows, { kind: "error", id: `err:${state.nextRow}`, message: e.message }] };
+    case "turn_error": {
+      const [id, s] = localId(state, "error");
+      return pushRow(s, { kind: "error", id, message: e.message, code: e.code ?? null });
+    }
     case "steer_result":
-      return { ...state, lastSteer: { id: e.id, outcome: e.outcome } };
-    case "notice":
-      return { ...state, nextRow: state.nextRow + 1, rows: [...state.rows, { kind: "notice", id: `note:${state.nextRow}`, level: e.level, text: e.text }] };
+      // Marks the entry while it is still queued (failed / promptRequired / indeterminate); an
+      // injected entry already left the queue and its echo painted the row.
+      if (!state.queue.some((q) => q.id === e.id)) return state;
+      return { ...state, steer: { ...state.steer, [e.id]: e.outcome } };
+    case "notice": {
+      const [id, s] = localId(state, "notice");
+      return pushRow(s, { kind: "notice", id, level: e.level, text: e.text });
+    }
     default:
       return assertNever(e);
   }
-}
-
-/** Clears the restore offer once a viewer has taken the dropped entries back. */
-export function clearDropped(state: FoldState): FoldState {
-  return { ...state, dropped: [] };
 }
