@@ -7,6 +7,7 @@ import Bot from "lucide-solid/icons/bot";
 import Plus from "lucide-solid/icons/plus";
 import { api } from "../lib/api";
 import { toast } from "../lib/toasts";
+import "../home.css";
 import { ago, createBody, pickAgent, pickCwd, pickMachine, shortPath, sortSessions, statusLabel } from "../session/new-session-logic";
 
 export function SessionList() {
