@@ -1,46 +1,97 @@
 /**
- * The viewer socket: partysocket with a fast jittered backoff, the cursor on every connect,
- * immediate reconnect on visibility / pageshow / online, request ids with pending promises, and the
- * send outbox. Plain (`make*`): the Solid store wires its callbacks.
+ * The viewer socket: partysocket with a fast jittered backoff, the cursor `?after=<seq>` on every
+ * connect, an immediate reconnect on visibility / pageshow / online, a ping/pong liveness probe
+ * (phones wake up with dead sockets), and the op client (rids, timeouts, send outbox).
+ * Plain (`make*`): the Solid store wires its callbacks.
  */
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { viewerSocketPath } from "../../../shared/api";
-import type { ClientOp, ServerFrame } from "../../../shared/viewer-protocol";
-import { makeOutbox } from "./outbox";
-
-/** partysocket's 3 s default first retry is too slow for a phone switching networks. */
-const MIN_RECONNECT_MS = 400;
-const MAX_RECONNECT_MS = 10_000;
-/** An op with no answer after this long is reported as failed (the socket may be half-open). */
-const OP_TIMEOUT_MS = 15_000;
-const WS_OPEN = 1;
+import type { ServerFrame } from "../../../shared/viewer-protocol";
+import { makeOpClient, type OpClientOptions } from "./op-client";
+import { localOutboxStorage, makeOutbox } from "./outbox";
 
 export type ConnectionState = "connecting" | "live" | "reconnecting" | "offline";
-export type OpReply = Extract<ServerFrame, { type: "ack" | "error" }>;
-type OpInput = ClientOp extends infer T ? (T extends ClientOp ? Omit<T, "rid"> : never) : never;
 
-export function makeSessionSocket(opts: {
+/** partysocket's 3 s first retry is too slow for a phone switching networks: 250–750 ms, ×1.6, ≤ 10 s. */
+export const BACKOFF = { minMs: 250, jitterMs: 500, grow: 1.6, maxMs: 10_000 };
+/** Ping a live socket this often; no frame within PONG_MS after a ping means it is dead. */
+const PING_EVERY_MS = 25_000;
+const PONG_MS = 6_000;
+const WS_OPEN = 1;
+
+/**
+ * partysocket reads its options on every retry, so a getter gives each retry fresh jitter
+ * (first retry = min + jitter ≤ 1 s; then ×grow up to max).
+ */
+export function jitteredBackoff(b = BACKOFF, random = Math.random) {
+  return {
+    get minReconnectionDelay() {
+      return b.minMs + random() * b.jitterMs;
+    },
+    maxReconnectionDelay: b.maxMs,
+    reconnectionDelayGrowFactor: b.grow,
+  };
+}
+
+export function socketUrl(loc: Pick<Location, "protocol" | "host">, sessionId: string, cursor: number): string {
+  const scheme = loc.protocol === "https:" ? "wss" : "ws";
+  return `${scheme}://${loc.host}${viewerSocketPath(sessionId)}?after=${Math.max(0, Math.floor(cursor))}`;
+}
+
+export type SessionSocketOptions = {
   sessionId: string;
+  /** The fold's cursor, read on every (re)connect. */
   cursor: () => number;
   onFrame: (f: ServerFrame) => void;
   onState: (s: ConnectionState) => void;
-}) {
-  const outbox = makeOutbox();
-  const waiting = new Map<string, (r: OpReply) => void>();
+} & Pick<OpClientOptions, "onOrphanReply" | "onOutboxChange">;
+
+export function makeSessionSocket(opts: SessionSocketOptions) {
   let everLive = false;
-  const url = () => {
-    const base = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${viewerSocketPath(opts.sessionId)}`;
-    return `${base}?after=${opts.cursor()}`;
+  let state: ConnectionState = "connecting";
+  const setState = (s: ConnectionState) => {
+    if (s !== state) opts.onState((state = s));
   };
-  const ws = new ReconnectingWebSocket(url, [], {
-    minReconnectionDelay: MIN_RECONNECT_MS + Math.random() * MIN_RECONNECT_MS,
-    maxReconnectionDelay: MAX_RECONNECT_MS,
-    reconnectionDelayGrowFactor: 1.6,
-    connectionTimeout: 8000,
+
+  // Object.assign keeps the jitter getter (a spread would freeze one value).
+  const options = Object.assign(jitteredBackoff(), {
+    connectionTimeout: 8_000,
+    minUptime: 3_000,
+    // The op client owns retries (outbox); never let partysocket replay stale frames.
     maxEnqueuedMessages: 0,
   });
-  opts.onState("connecting");
+  const ws = new ReconnectingWebSocket(() => socketUrl(location, opts.sessionId, opts.cursor()), [], options);
+
+  const ops = makeOpClient({
+    transmit: (frame) => {
+      if (ws.readyState !== WS_OPEN) return false;
+      ws.send(JSON.stringify(frame));
+      return true;
+    },
+    outbox: makeOutbox(localOutboxStorage(opts.sessionId)),
+    onStall: () => ws.reconnect(),
+    onOrphanReply: opts.onOrphanReply,
+    onOutboxChange: opts.onOutboxChange,
+  });
+
+  // ---- liveness probe
+  let pingTimer: ReturnType<typeof setInterval> | undefined;
+  let pongTimer: ReturnType<typeof setTimeout> | undefined;
+  const probe = (ms = PONG_MS) => {
+    if (ws.readyState !== WS_OPEN || pongTimer) return;
+    ws.send("ping");
+    pongTimer = setTimeout(() => {
+      pongTimer = undefined;
+      ws.reconnect();
+    }, ms);
+  };
+  const heard = () => {
+    clearTimeout(pongTimer);
+    pongTimer = undefined;
+  };
+
   ws.addEventListener("message", (e: MessageEvent) => {
+    heard();
     if (typeof e.data !== "string" || e.data === "pong") return;
     let f: ServerFrame;
     try {
@@ -48,56 +99,55 @@ export function makeSessionSocket(opts: {
     } catch {
       return;
     }
-    if (f.type === "ack" || f.type === "error") {
-      if (f.rid) {
-        outbox.settle(f.rid);
-        waiting.get(f.rid)?.(f);
-        waiting.delete(f.rid);
-      }
-    }
+    ops.handle(f);
     opts.onFrame(f);
     if (f.type === "ready") {
       everLive = true;
-      opts.onState("live");
-      for (const op of outbox.resend()) ws.send(JSON.stringify(op));
+      setState("live");
+      ops.setLive(true);
     }
   });
-  ws.addEventListener("close", () => opts.onState(navigator.onLine === false ? "offline" : everLive ? "reconnecting" : "connecting"));
-  const nudge = () => {
+  ws.addEventListener("open", () => {
+    clearInterval(pingTimer);
+    pingTimer = setInterval(() => probe(), PING_EVERY_MS);
+  });
+  ws.addEventListener("close", () => {
+    clearInterval(pingTimer);
+    heard();
+    ops.setLive(false);
+    setState(navigator.onLine === false ? "offline" : everLive ? "reconnecting" : "connecting");
+  });
+
+  const reconnectNow = () => {
     if (ws.readyState !== WS_OPEN) ws.reconnect();
+    else probe(3_000);
   };
-  const onVisible = () => document.visibilityState === "visible" && nudge();
-  const onOffline = () => opts.onState("offline");
+  const onVisible = () => {
+    if (document.visibilityState === "visible") reconnectNow();
+  };
+  const onOnline = () => {
+    setState(everLive ? "reconnecting" : "connecting");
+    reconnectNow();
+  };
+  const onOffline = () => setState("offline");
   document.addEventListener("visibilitychange", onVisible);
-  window.addEventListener("pageshow", nudge);
-  window.addEventListener("online", nudge);
+  window.addEventListener("pageshow", reconnectNow);
+  window.addEventListener("online", onOnline);
   window.addEventListener("offline", onOffline);
+  opts.onState(state);
 
   return {
-    /** Sends an op; resolves with its ack / error (message.send survives reconnects via the outbox). */
-    request(op: OpInput): Promise<OpReply> {
-      const rid = crypto.randomUUID();
-      const frame = { ...op, rid } as ClientOp;
-      if (frame.op === "message.send") outbox.add(frame);
-      return new Promise<OpReply>((resolve) => {
-        waiting.set(rid, resolve);
-        if (ws.readyState === WS_OPEN) ws.send(JSON.stringify(frame));
-        else if (frame.op !== "message.send")
-          return resolve({ type: "error", rid, code: "NOT_CONNECTED", message: "not connected — try again in a moment" });
-        // A send never times out: the outbox resends it after a reconnect until the room answers.
-        if (frame.op === "message.send") return;
-        setTimeout(() => {
-          if (!waiting.has(rid)) return;
-          waiting.delete(rid);
-          resolve({ type: "error", rid, code: "TIMEOUT", message: "no answer from the server" });
-        }, OP_TIMEOUT_MS);
-      });
-    },
+    request: ops.request,
+    pendingSends: ops.pendingSends,
+    /** Reconnect now (the user tapped "retry"). */
+    reconnect: () => ws.reconnect(),
     close(): void {
       document.removeEventListener("visibilitychange", onVisible);
-      window.removeEventListener("pageshow", nudge);
-      window.removeEventListener("online", nudge);
+      window.removeEventListener("pageshow", reconnectNow);
+      window.removeEventListener("online", onOnline);
       window.removeEventListener("offline", onOffline);
+      clearInterval(pingTimer);
+      heard();
       ws.close();
     },
   };
