@@ -1,4 +1,6 @@
+/** The directory HTTP API (shapes in shared/api.ts). Errors arrive as `{error: {code, message}}`. */
 import type { CreateSessionBody, MachineSummary, Me, SessionSummary } from "../../../shared/api";
+import type { Viewer } from "../../../shared/viewer-protocol";
 
 export class ApiError extends Error {
   constructor(
@@ -11,17 +13,25 @@ export class ApiError extends Error {
 }
 
 async function call<T>(path: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(path, { ...init, headers: { "content-type": "application/json", ...(init?.headers ?? {}) } });
-  const body = (await res.json().catch(() => null)) as any;
-  if (!res.ok) throw new ApiError(res.status, body?.error?.code ?? "HTTP", body?.error?.message ?? res.statusText);
+  let res: Response;
+  try {
+    res = await fetch(path, { ...init, headers: { "content-type": "application/json", ...(init?.headers ?? {}) } });
+  } catch {
+    throw new ApiError(0, "NETWORK", "Cannot reach the server — check your connection.");
+  }
+  const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+  if (!res.ok) throw new ApiError(res.status, body?.error?.code ?? `HTTP_${res.status}`, body?.error?.message ?? (res.statusText || "Request failed"));
   return body as T;
 }
+
+export type PairResult = { machine: { id: string; name: string }; token: string; command: string };
 
 export const api = {
   me: () => call<Me>("/api/me"),
   machines: () => call<{ machines: MachineSummary[] }>("/api/machines").then((r) => r.machines),
   sessions: () => call<{ sessions: SessionSummary[] }>("/api/sessions").then((r) => r.sessions),
-  session: (id: string) => call<{ session: SessionSummary; role: string }>(`/api/sessions/${encodeURIComponent(id)}`),
+  session: (id: string) => call<{ session: SessionSummary; role?: Viewer["role"] }>(`/api/sessions/${encodeURIComponent(id)}`),
   createSession: (body: CreateSessionBody) =>
     call<{ session: SessionSummary }>("/api/sessions", { method: "POST", body: JSON.stringify(body) }).then((r) => r.session),
+  pairMachine: (name: string) => call<PairResult>("/api/machines", { method: "POST", body: JSON.stringify({ name }) }),
 };

@@ -1,74 +1,163 @@
-/** Composer decisions, kept out of the .tsx: which buttons show, what a key does, select options. */
+/** Composer decisions, kept out of the .tsx: drafts, which buttons show, what a key does, selects. */
 import type { PromptBlock } from "../../../shared/blocks";
 import type { ConfigState } from "../../../shared/viewer-protocol";
 
+// ---------------------------------------------------------------- drafts
+
+/** Non-text blocks ride along with the text (a taken-back image is not lost). */
+export type Attachment = Exclude<PromptBlock, { type: "text" }>;
+export type Draft = { text: string; attachments: Attachment[] };
+export const EMPTY_DRAFT: Draft = { text: "", attachments: [] };
+
+export function isDraftEmpty(d: Draft): boolean {
+  return !d.text.trim() && d.attachments.length === 0;
+}
+
+/** The blocks a send carries, or null when there is nothing to send. */
+export function draftBlocks(d: Draft): PromptBlock[] | null {
+  if (isDraftEmpty(d)) return null;
+  const text = d.text.replace(/\s+$/, "");
+  const blocks: PromptBlock[] = text.trim() ? [{ type: "text", text }] : [];
+  return [...blocks, ...d.attachments];
+}
+
+export function blocksToDraft(blocks: readonly PromptBlock[]): Draft {
+  const texts: string[] = [];
+  const attachments: Attachment[] = [];
+  for (const b of blocks) {
+    if (b.type === "text") texts.push(b.text);
+    else attachments.push(b);
+  }
+  return { text: texts.join("").trim() ? texts.join("") : "", attachments };
+}
+
+/** Puts returned content into the composer without clobbering what is already typed. */
+export function mergeDraft(current: Draft, incoming: Draft): Draft {
+  const a = current.text.replace(/\s+$/, "");
+  const b = incoming.text;
+  const text = !a.trim() ? b : !b.trim() ? current.text : `${a}\n\n${b}`;
+  return { text, attachments: [...current.attachments, ...incoming.attachments] };
+}
+
+export function attachmentLabel(a: Attachment): string {
+  return a.type === "image" ? `Image (${a.mimeType.replace("image/", "")})` : `@${a.name}`;
+}
+
+// ---------------------------------------------------------------- keys and buttons
+
+/** Enter sends; Shift+Enter is a newline; nothing during IME composition. */
+export function isSendKey(e: Pick<KeyboardEvent, "key" | "shiftKey" | "isComposing" | "keyCode" | "altKey" | "ctrlKey" | "metaKey">): boolean {
+  if (e.key !== "Enter" || e.shiftKey || e.altKey) return false;
+  if (e.isComposing || e.keyCode === 229) return false;
+  return true;
+}
+
+export type ComposerButtons = { send: boolean; stop: boolean; sendTitle: string; sendLabel: string };
+
+/** Idle: Send. Mid-turn: Stop, plus Send (titled "Queue message") when there is a draft. */
+export function composerButtons(o: { turnActive: boolean; hasDraft: boolean; canAct: boolean }): ComposerButtons {
+  if (!o.canAct) return { send: false, stop: false, sendTitle: "", sendLabel: "" };
+  if (o.turnActive)
+    return { send: o.hasDraft, stop: true, sendTitle: "Queue message", sendLabel: "Queue" };
+  return { send: true, stop: false, sendTitle: "Send", sendLabel: "Send" };
+}
+
+export const APPLIES_NEXT_TURN = "applies from the next turn";
+
+// ---------------------------------------------------------------- selects
+
+export type SelectOption = { value: string; name: string; group: string | null };
 export type SelectSpec = {
   testId: "model-select" | "mode-select" | "effort-select";
+  /** Short visible label / accessible name. */
   label: string;
+  /** The agent's own name for the setting (tooltip when idle). */
+  description: string;
   value: string;
-  options: { value: string; name: string }[];
+  options: SelectOption[];
   /** How to write it: a config option id, or the legacy mode / model APIs. */
   write: { op: "config.set"; configId: string } | { op: "mode.set" } | { op: "model.set" };
 };
 
-type RawOption = { id?: string; name?: string; category?: string; type?: string; currentValue?: unknown; options?: unknown };
+type RawOption = { id?: unknown; name?: unknown; description?: unknown; category?: unknown; type?: unknown; currentValue?: unknown; options?: unknown };
 
-function flatOptions(options: unknown): { value: string; name: string }[] {
+function flatOptions(options: unknown, group: string | null = null): SelectOption[] {
   if (!Array.isArray(options)) return [];
-  return options.flatMap((o: any) => (Array.isArray(o?.options) ? flatOptions(o.options) : o && typeof o.value === "string" ? [{ value: o.value, name: String(o.name ?? o.value) }] : []));
+  return options.flatMap((o: Record<string, unknown>): SelectOption[] => {
+    if (!o || typeof o !== "object") return [];
+    if (Array.isArray(o["options"])) return flatOptions(o["options"], String(o["name"] ?? o["group"] ?? ""));
+    if (typeof o["value"] !== "string") return [];
+    return [{ value: o["value"], name: String(o["name"] ?? o["value"]), group }];
+  });
 }
 
-/** Only the selectors the agent advertised; legacy modes/models fill in where no config option exists. */
-export function selectorsFor(config: ConfigState | null): SelectSpec[] {
+function withCurrent(options: SelectOption[], value: string): SelectOption[] {
+  return !value || options.some((o) => o.value === value) ? options : [{ value, name: value, group: null }, ...options];
+}
+
+/**
+ * Only the selectors the agent advertised: config options of category model / mode / thought_level;
+ * the legacy `models` / `modes` fill in where no such option exists.
+ */
+export function selectorsFor(config: ConfigState | null | undefined): SelectSpec[] {
   if (!config) return [];
   const out: SelectSpec[] = [];
-  const byCategory = (cat: string) => (config.configOptions as RawOption[]).find((o) => o.category === cat && o.type === "select");
-  const fromOption = (o: RawOption, testId: SelectSpec["testId"], label: string): SelectSpec => ({
-    testId,
-    label: o.name || label,
-    value: String(o.currentValue ?? ""),
-    options: flatOptions(o.options),
-    write: { op: "config.set", configId: String(o.id) },
-  });
+  const options = (config.configOptions ?? []) as RawOption[];
+  const byCategory = (cat: string) => options.find((o) => o.category === cat && o.type === "select" && typeof o.id === "string");
+  const fromOption = (o: RawOption, testId: SelectSpec["testId"], label: string): SelectSpec => {
+    const value = String(o.currentValue ?? "");
+    return {
+      testId,
+      label,
+      description: typeof o.name === "string" && o.name ? o.name : label,
+      value,
+      options: withCurrent(flatOptions(o.options), value),
+      write: { op: "config.set", configId: String(o.id) },
+    };
+  };
   const model = byCategory("model");
   if (model) out.push(fromOption(model, "model-select", "Model"));
-  else if (config.models)
+  else if (config.models && config.models.availableModels.length)
     out.push({
       testId: "model-select",
       label: "Model",
+      description: "Model",
       value: config.models.currentModelId,
-      options: config.models.availableModels.map((m) => ({ value: m.modelId, name: m.name })),
+      options: withCurrent(
+        config.models.availableModels.map((m) => ({ value: m.modelId, name: m.name, group: null })),
+        config.models.currentModelId,
+      ),
       write: { op: "model.set" },
     });
   const mode = byCategory("mode");
   if (mode) out.push(fromOption(mode, "mode-select", "Mode"));
-  else if (config.modes)
+  else if (config.modes && config.modes.availableModes.length)
     out.push({
       testId: "mode-select",
       label: "Mode",
+      description: "Mode",
       value: config.modes.currentModeId,
-      options: config.modes.availableModes.map((m) => ({ value: m.id, name: m.name })),
+      options: withCurrent(
+        config.modes.availableModes.map((m) => ({ value: m.id, name: m.name, group: null })),
+        config.modes.currentModeId,
+      ),
       write: { op: "mode.set" },
     });
   const effort = byCategory("thought_level");
-  if (effort) out.push(fromOption(effort, "effort-select", "Effort"));
+  if (effort) {
+    const name = typeof effort.name === "string" ? effort.name : "";
+    out.push(fromOption(effort, "effort-select", /think/i.test(name) && !/effort/i.test(name) ? "Thinking" : "Effort"));
+  }
   return out;
 }
 
-export function draftBlocks(draft: string): PromptBlock[] | null {
-  const text = draft.replace(/\s+$/, "");
-  return text.trim() ? [{ type: "text", text }] : null;
-}
-
-export function blocksToDraft(blocks: readonly PromptBlock[]): string {
-  return blocks.map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? `@${b.name}` : "")).filter(Boolean).join("\n");
-}
-
-/** Enter sends; Shift+Enter is a newline; nothing during IME composition. */
-export function isSendKey(e: Pick<KeyboardEvent, "key" | "shiftKey" | "isComposing" | "keyCode">): boolean {
-  return e.key === "Enter" && !e.shiftKey && !e.isComposing && e.keyCode !== 229;
-}
-
-export function sendTitle(turnActive: boolean): string {
-  return turnActive ? "Queue message" : "Send";
+/** Groups options for <optgroup> rendering, keeping order. */
+export function groupOptions(options: SelectOption[]): { group: string | null; options: SelectOption[] }[] {
+  const out: { group: string | null; options: SelectOption[] }[] = [];
+  for (const o of options) {
+    const last = out[out.length - 1];
+    if (last && last.group === o.group) last.options.push(o);
+    else out.push({ group: o.group, options: [o] });
+  }
+  return out;
 }

@@ -1,33 +1,50 @@
-/** The session's reactive store: the shared `fold` applied to every frame through setStore. */
+/**
+ * The session's reactive store: every server frame goes through the shared `fold`, and the result
+ * is applied to a Solid store by reference diff. Also owns the socket for the session's lifetime.
+ */
 import { onCleanup } from "solid-js";
-import { createStore, reconcile } from "solid-js/store";
+import { createStore } from "solid-js/store";
 import { clearDropped, fold, type FoldState, initialSessionState } from "../../../shared/fold";
-import type { ServerFrame } from "../../../shared/viewer-protocol";
+import type { QueueEntry, ServerFrame } from "../../../shared/viewer-protocol";
+import type { OpReply } from "../connection/op-client";
+import type { SendOp } from "../connection/outbox";
 import { type ConnectionState, makeSessionSocket } from "../connection/session-socket";
+import { type FoldView, syncFold, viewOf } from "./store-sync";
 
-export function createSessionStore(sessionId: string) {
-  const [state, setState] = createStore<FoldState & { connection: ConnectionState }>({ ...initialSessionState(), connection: "connecting" });
+export type SessionStoreState = FoldView & {
+  connection: ConnectionState;
+  /** Sends typed but not yet answered by the room (waiting for a connection). */
+  outbox: number;
+};
+
+export function createSessionStore(sessionId: string, hooks: { onOrphanReply?: (op: SendOp, reply: OpReply) => void } = {}) {
   let current: FoldState = initialSessionState();
+  const [state, setState] = createStore<SessionStoreState>({ ...structuredClone(viewOf(current)), connection: "connecting", outbox: 0 });
   const apply = (f: ServerFrame) => {
     const next = fold(current, f);
-    if (next === current) return;
+    const prev = current;
     current = next;
-    setState(reconcile({ ...next, connection: state.connection }, { key: "id", merge: true }));
+    syncFold(setState, prev, next);
   };
   const socket = makeSessionSocket({
     sessionId,
     cursor: () => current.seq,
     onFrame: apply,
     onState: (s) => setState("connection", s),
+    onOutboxChange: (n) => setState("outbox", n),
+    onOrphanReply: hooks.onOrphanReply,
   });
+  setState("outbox", socket.pendingSends().length);
   onCleanup(() => socket.close());
   return {
     state,
     socket,
-    takeDropped() {
+    /** Takes the entries the last Stop dropped (for "Restore to draft") and clears the offer. */
+    takeDropped(): QueueEntry[] {
       const dropped = current.dropped;
+      const prev = current;
       current = clearDropped(current);
-      setState("dropped", []);
+      syncFold(setState, prev, current);
       return dropped;
     },
   };

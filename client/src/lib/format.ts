@@ -1,0 +1,33 @@
+/** Small display formatters. */
+
+export function timeAgo(t: number, now = Date.now()): string {
+  const s = Math.round((now - t) / 1000);
+  if (s < 45) return "just now";
+  if (s < 3600) return `${Math.max(1, Math.round(s / 60))} min ago`;
+  if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
+  if (s < 7 * 86_400) return `${Math.round(s / 86_400)} d ago`;
+  return new Date(t).toLocaleDateString(undefined, { month: "short", day: "numeric" });
+}
+
+export function clockTime(t: number): string {
+  return new Date(t).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+}
+
+/** `/home/ann/src/baton` → `~/src/baton`-ish short form for headers. */
+export function shortPath(p: string): string {
+  const m = /^\/(?:home|Users)\/[^/]+(\/.*)?$/.exec(p);
+  return m ? `~${m[1] ?? ""}` : p;
+}
+
+export const SESSION_STATUS_LABEL: Record<string, string> = {
+  starting: "Starting",
+  idle: "Idle",
+  active: "Running",
+  offline: "Machine offline",
+  error: "Error",
+  closed: "Closed",
+};
+
+export function statusLabel(state: string): string {
+  return SESSION_STATUS_LABEL[state] ?? state;
+}

@@ -1,0 +1,34 @@
+/** The composer draft as a signal, kept in localStorage per session so a reload loses nothing. */
+import { createEffect, createSignal, on } from "solid-js";
+import { type Draft, EMPTY_DRAFT, isDraftEmpty } from "./composer-logic";
+
+const MAX_PERSIST_CHARS = 512 * 1024;
+
+export function createDraft(sessionId: string) {
+  const key = `baton:draft:${sessionId}`;
+  const [draft, setDraft] = createSignal<Draft>(load(key));
+  createEffect(
+    on(draft, (d) => {
+      try {
+        if (isDraftEmpty(d)) localStorage.removeItem(key);
+        else {
+          const json = JSON.stringify(d);
+          if (json.length <= MAX_PERSIST_CHARS) localStorage.setItem(key, json);
+        }
+      } catch {
+        /* storage unavailable: the draft still lives in memory */
+      }
+    }, { defer: true }),
+  );
+  return [draft, setDraft] as const;
+}
+
+function load(key: string): Draft {
+  try {
+    const d = JSON.parse(localStorage.getItem(key) ?? "null") as Draft | null;
+    if (d && typeof d.text === "string" && Array.isArray(d.attachments)) return d;
+  } catch {
+    /* ignore a corrupt entry */
+  }
+  return EMPTY_DRAFT;
+}
