@@ -1,126 +1,185 @@
-import { useParams } from "@solidjs/router";
-import { createEffect, createResource, createSignal, on, Show } from "solid-js";
+import { A, useParams } from "@solidjs/router";
+import ArrowDown from "lucide-solid/icons/arrow-down";
+import ArrowLeft from "lucide-solid/icons/arrow-left";
+import CloudOff from "lucide-solid/icons/cloud-off";
+import Eye from "lucide-solid/icons/eye";
+import Undo2 from "lucide-solid/icons/undo-2";
+import X from "lucide-solid/icons/x";
+import { createResource, createSignal, type JSX, Show } from "solid-js";
 import { promptPreview } from "../../../shared/blocks";
-import type { QueueEntry } from "../../../shared/viewer-protocol";
 import { api } from "../lib/api";
+import { shortPath } from "../lib/format";
 import { toast } from "../lib/toasts";
-import { blocksToDraft, draftBlocks, type SelectSpec } from "../session/composer-logic";
+import { createDraft } from "../session/create-draft";
+import { createFollow } from "../session/create-follow";
 import { createSessionStore } from "../session/create-session-store";
+import { errorText, makeSessionActions, QUEUED_TOAST } from "../session/session-actions";
 import { QueueChips } from "./QueueChips";
 import { Sender } from "./Sender";
+import { ConnectionBadge, SessionStatusBadge } from "./StatusBadges";
 import { Transcript } from "./Transcript";
 
-const STATUS_LABEL: Record<string, string> = {
-  starting: "Starting",
-  idle: "Idle",
-  active: "Running",
-  offline: "Machine offline",
-  error: "Error",
-  closed: "Closed",
-};
-const ERROR_TEXT: Record<string, string> = {
-  QUEUE_FULL: "A message is already queued — cancel or take it back first. Your draft is kept.",
-  MACHINE_BUSY: "This machine is running its maximum number of turns. Your draft is kept.",
-  MACHINE_OFFLINE: "The machine is offline. Your draft is kept.",
-};
-
-export function SessionView() {
+export function SessionView(): JSX.Element {
   const params = useParams<{ id: string }>();
-  const { state, socket, takeDropped } = createSessionStore(params.id);
-  const [info] = createResource(() => api.session(params.id).catch(() => null));
-  const [draft, setDraft] = createSignal("");
-  const canAct = () => state.viewer !== null && state.viewer.role !== "viewer";
-  let scroller!: HTMLDivElement;
+  // Keyed by id: navigating to another session remounts (new socket, new draft).
+  return <Show when={params.id} keyed>{(id) => <Session id={id} />}</Show>;
+}
 
-  createEffect(
-    on(
-      () => state.rows.length && state.rows[state.rows.length - 1],
-      () => {
-        const nearBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 200;
-        if (nearBottom) queueMicrotask(() => (scroller.scrollTop = scroller.scrollHeight));
-      },
-    ),
+function Session(props: { id: string }) {
+  const [draft, setDraft] = createDraft(props.id);
+  let focusComposer = () => {};
+  const { state, socket, takeDropped } = createSessionStore(props.id, {
+    // Sends restored from a previous page load: their answers have no caller waiting.
+    onOrphanReply: (op, reply) => {
+      if (reply.type === "error") {
+        actions.restore([{ blocks: op.blocks }]);
+        toast(errorText(reply), "error");
+      } else if (reply.result["queued"]) toast(QUEUED_TOAST);
+    },
+  });
+  const actions = makeSessionActions({ request: socket.request, draft, setDraft, notify: toast });
+  const [info] = createResource(
+    () => props.id,
+    (id) => api.session(id).catch((e: Error) => ({ error: e.message }) as const),
   );
-
-  const send = async () => {
-    const blocks = draftBlocks(draft());
-    if (!blocks) return;
-    const kept = draft();
-    setDraft("");
-    const reply = await socket.request({ op: "message.send", id: crypto.randomUUID(), blocks });
-    if (reply.type === "error") {
-      setDraft((d) => (d ? `${kept}\n${d}` : kept));
-      toast(ERROR_TEXT[reply.code] ?? reply.message, "error");
-    } else if (reply.result["queued"]) toast("Queued — sends when the agent is idle");
+  const session = () => {
+    const i = info();
+    return i && "session" in i ? i.session : null;
   };
+  const notFound = () => {
+    const i = info();
+    return !!i && "error" in i;
+  };
+  const canAct = () => state.viewer !== null && state.viewer.role !== "viewer";
+  const [scroller, setScroller] = createSignal<HTMLElement>();
+  const [content, setContent] = createSignal<HTMLElement>();
+  const follow = createFollow(scroller, content);
 
   const takeBack = async (id: string) => {
-    const reply = await socket.request({ op: "queue.cancel", id });
-    if (reply.type === "ack" && reply.result["entry"]) {
-      const text = blocksToDraft((reply.result["entry"] as QueueEntry).blocks);
-      setDraft((d) => (d.trim() ? `${d}\n${text}` : text));
-    } else if (reply.type === "ack") toast("That message already ran", "error");
+    await actions.takeBack(id);
+    focusComposer();
   };
-
-  const op = async (frame: Parameters<typeof socket.request>[0]) => {
-    const reply = await socket.request(frame);
-    if (reply.type === "error") toast(reply.message, "error");
-    else if (reply.result["outcome"] === "already_sent") toast("That message already ran", "error");
-    return reply;
-  };
-
-  const select = async (spec: SelectSpec, value: string) => {
-    const w = spec.write;
-    const reply = await op(w.op === "config.set" ? { op: "config.set", configId: w.configId, value } : w.op === "mode.set" ? { op: "mode.set", modeId: value } : { op: "model.set", modelId: value });
-    if (reply.type === "ack" && reply.result["appliesNextTurn"]) toast(`${spec.label} applies from the next turn`);
-  };
-
   const restore = () => {
-    const text = takeDropped().map((e) => blocksToDraft(e.blocks)).join("\n\n");
-    setDraft((d) => (d.trim() ? `${d}\n\n${text}` : text));
+    actions.restore(takeDropped());
+    focusComposer();
+  };
+
+  const title = () => state.title ?? session()?.title ?? "Session";
+  const placeholder = () => {
+    if (!canAct()) return undefined;
+    if (state.status === "offline" && !state.turnActive) return "The machine is offline — sends are refused until it returns";
+    if (state.status === "starting") return "The agent is starting…";
+    return undefined;
   };
 
   return (
     <div class="session">
       <header class="session-head">
-        <a class="back" href="/" aria-label="All sessions">
-          ←
-        </a>
-        <div class="title">
-          <div class="title-main">{info()?.session.title ?? "Session"}</div>
+        <A class="back" href="/" aria-label="All sessions">
+          <ArrowLeft size={20} />
+        </A>
+        <div class="head-title">
+          <h1 class="title-main">{title()}</h1>
           <div class="title-sub">
-            {info()?.session.agentLabel} · {info()?.session.machineName} · <span class="mono">{info()?.session.cwd}</span>
+            <Show when={session()} fallback={<span>&nbsp;</span>}>
+              {(s) => (
+                <>
+                  <span>{s().agentLabel}</span>
+                  <span class="dot-sep">·</span>
+                  <span>{s().machineName}</span>
+                  <span class="dot-sep sub-cwd">·</span>
+                  <span class="mono sub-cwd" title={s().cwd}>
+                    {shortPath(s().cwd)}
+                  </span>
+                </>
+              )}
+            </Show>
           </div>
         </div>
-        <span class={`pill status-${state.status}`} data-testid="session-status" title={state.statusMessage ?? ""}>
-          {STATUS_LABEL[state.status] ?? state.status}
-        </span>
-        <span class={`pill conn-${state.connection}`} data-testid="connection-state">
-          {state.connection === "live" ? "Live" : state.connection === "reconnecting" ? "Reconnecting…" : state.connection === "offline" ? "Offline" : "Connecting…"}
-        </span>
-      </header>
-      <div class="scroll" ref={scroller}>
-        <Transcript rows={state.rows} canAct={canAct()} onPermission={(requestId, optionId) => void op({ op: "permission.respond", requestId, optionId })} />
-      </div>
-      <footer class="dock">
-        <Show when={state.dropped.length}>
-          <div class="dropped">
-            <span>
-              Stop dropped {state.dropped.length} queued message{state.dropped.length > 1 ? "s" : ""}: <span class="mono">{promptPreview(state.dropped[0]!.blocks, 60)}</span>
+        <div class="head-badges">
+          <Show when={state.usage && state.usage.size > 0}>
+            <span class="badge usage" title={`Context: ${state.usage!.used.toLocaleString()} of ${state.usage!.size.toLocaleString()} tokens`}>
+              {Math.round((state.usage!.used / state.usage!.size) * 100)}% ctx
             </span>
-            <button class="btn" data-testid="restore-dropped" onClick={restore}>
-              Restore to draft
+          </Show>
+          <SessionStatusBadge state={state.status} turnActive={state.turnActive} message={state.statusMessage} />
+          <ConnectionBadge state={state.connection} onRetry={() => socket.reconnect()} />
+        </div>
+      </header>
+
+      <Show when={notFound()}>
+        <div class="banner banner-warn">
+          This session does not exist or you do not have access. <A href="/">All sessions</A>
+        </div>
+      </Show>
+      <Show when={state.status === "offline"}>
+        <div class="banner banner-warn" data-testid="offline-banner">
+          <CloudOff size={16} aria-hidden="true" />
+          <span>
+            {state.turnActive
+              ? "The machine went offline. The running turn continues there; Stop and queueing still work."
+              : "The machine is offline. Sending is paused until it reconnects."}
+          </span>
+        </div>
+      </Show>
+      <Show when={state.viewer?.role === "viewer"}>
+        <div class="banner banner-info" data-testid="readonly-banner">
+          <Eye size={16} aria-hidden="true" />
+          <span>You are following this session read-only.</span>
+        </div>
+      </Show>
+
+      <main class="scroll" ref={setScroller}>
+        <div ref={setContent}>
+          <Transcript
+            rows={state.rows}
+            viewerId={state.viewer?.id}
+            canAct={canAct()}
+            working={state.turnActive && state.status === "active"}
+            onPermission={(requestId, optionId) => void actions.respond(requestId, optionId)}
+          />
+        </div>
+      </main>
+
+      <footer class="dock">
+        <Show when={!follow.following()}>
+          <button class="jump" onClick={() => follow.jump()} aria-label="Jump to latest">
+            <ArrowDown size={16} />
+          </button>
+        </Show>
+        <Show when={state.dropped.length}>
+          <div class="dropped" data-testid="dropped-offer">
+            <Undo2 size={16} aria-hidden="true" />
+            <span class="dropped-text">
+              <span class="dropped-title">
+                Stop dropped {state.dropped.length === 1 ? "a queued message" : `${state.dropped.length} queued messages`}
+              </span>
+              <span class="mono dropped-preview">{promptPreview(state.dropped[0]!.blocks, 80)}</span>
+            </span>
+            <button class="btn btn-quiet btn-sm" data-testid="restore-dropped" aria-label="Restore to draft" onClick={restore}>
+              <span class="wide-only">Restore to draft</span>
+              <span class="narrow-only">Restore</span>
             </button>
+            <button class="icon-btn" aria-label="Dismiss" onClick={() => takeDropped()}>
+              <X size={16} />
+            </button>
+          </div>
+        </Show>
+        <Show when={state.outbox > 0 && state.connection !== "live"}>
+          <div class="outbox-note" data-testid="outbox-pending">
+            {state.outbox === 1 ? "1 message" : `${state.outbox} messages`} waiting for the connection — nothing is lost.
           </div>
         </Show>
         <QueueChips
           entries={state.queue}
           canAct={canAct()}
           steering={!!state.config?.steering && state.turnActive}
-          onCancel={(id) => void op({ op: "queue.cancel", id })}
+          steer={state.steer}
+          viewerId={state.viewer?.id}
+          onCancel={(id) => void actions.cancel(id)}
           onTakeBack={(id) => void takeBack(id)}
-          onSteer={(id) => void op({ op: "queue.steer", id })}
-          onMove={(id, before) => void op({ op: "queue.move", id, before })}
+          onSteer={(id) => void actions.steer(id)}
+          onMove={(id, before) => void actions.move(id, before)}
         />
         <Sender
           draft={draft()}
@@ -128,9 +187,14 @@ export function SessionView() {
           turnActive={state.turnActive}
           canAct={canAct()}
           config={state.config}
-          onSend={() => void send()}
-          onStop={() => void op({ op: "turn.cancel" })}
-          onSelect={(spec, v) => void select(spec, v)}
+          placeholder={placeholder()}
+          focusRef={(f) => (focusComposer = f)}
+          onSend={() => {
+            follow.jump();
+            void actions.send();
+          }}
+          onStop={() => void actions.stop()}
+          onSelect={(spec, v) => void actions.setConfig(spec, v)}
         />
       </footer>
     </div>

@@ -1,5 +1,8 @@
+import CircleAlert from "lucide-solid/icons/circle-alert";
+import CircleCheck from "lucide-solid/icons/circle-check";
+import X from "lucide-solid/icons/x";
 import { For } from "solid-js";
-import { toasts } from "../lib/toasts";
+import { dismissToast, toasts } from "../lib/toasts";
 
 export function Toasts() {
   return (
@@ -7,7 +10,11 @@ export function Toasts() {
       <For each={toasts()}>
         {(t) => (
           <div class={`toast toast-${t.kind}`} data-testid="toast" role={t.kind === "error" ? "alert" : "status"}>
-            {t.text}
+            {t.kind === "error" ? <CircleAlert size={16} aria-hidden="true" /> : <CircleCheck size={16} aria-hidden="true" />}
+            <span class="toast-text">{t.text}</span>
+            <button class="toast-x" aria-label="Dismiss" onClick={() => dismissToast(t.id)}>
+              <X size={14} />
+            </button>
           </div>
         )}
       </For>

@@ -1,0 +1,343 @@
+import Brain from "lucide-solid/icons/brain";
+import ChevronRight from "lucide-solid/icons/chevron-right";
+import Circle from "lucide-solid/icons/circle";
+import CircleAlert from "lucide-solid/icons/circle-alert";
+import CircleCheck from "lucide-solid/icons/circle-check";
+import CircleDot from "lucide-solid/icons/circle-dot";
+import CircleX from "lucide-solid/icons/circle-x";
+import FilePen from "lucide-solid/icons/file-pen";
+import FileText from "lucide-solid/icons/file-text";
+import Globe from "lucide-solid/icons/globe";
+import Info from "lucide-solid/icons/info";
+import ListChecks from "lucide-solid/icons/list-checks";
+import LoaderCircle from "lucide-solid/icons/loader-circle";
+import Move from "lucide-solid/icons/move";
+import Search from "lucide-solid/icons/search";
+import ShieldAlert from "lucide-solid/icons/shield-alert";
+import Terminal from "lucide-solid/icons/terminal";
+import Trash2 from "lucide-solid/icons/trash";
+import Wrench from "lucide-solid/icons/wrench";
+import { createMemo, createSignal, For, Match, Show, Switch } from "solid-js";
+import { Dynamic } from "solid-js/web";
+import type { AgentRow, PermissionRow, PlanRow, ThoughtRow, ToolContent, ToolRow, UserRow } from "../../../shared/fold";
+import { createMarkdown } from "../lib/create-markdown";
+import { lineDiff, trimContext } from "../lib/diff";
+import { clockTime } from "../lib/format";
+import { type Attachment, attachmentLabel } from "../session/composer-logic";
+
+/** Plain text with `backtick` spans as inline code — text nodes only, never HTML. */
+export function InlineCode(props: { text: string }) {
+  const parts = () => props.text.split(/(`[^`]+`)/g).filter(Boolean);
+  return (
+    <For each={parts()}>{(p) => (p.length > 2 && p.startsWith("`") && p.endsWith("`") ? <code>{p.slice(1, -1)}</code> : <>{p}</>)}</For>
+  );
+}
+
+export function UserMessage(props: { row: UserRow; mine: boolean }) {
+  const text = () =>
+    props.row.blocks
+      .filter((b) => b.type === "text")
+      .map((b) => (b.type === "text" ? b.text : ""))
+      .join("");
+  const extras = () => props.row.blocks.filter((b) => b.type !== "text");
+  return (
+    <div class="row row-user" classList={{ mine: props.mine }} data-testid="row-user">
+      <div class="user-meta">
+        <span class="user-name">{props.mine ? "You" : props.row.author.name}</span>
+        <span class="dot-sep" aria-hidden="true">·</span>
+        <time dateTime={new Date(props.row.at).toISOString()}>{clockTime(props.row.at)}</time>
+      </div>
+      <div class="bubble">
+        {/* User text renders as text, never as HTML. */}
+        <Show when={text()}>
+          <div class="user-text">{text()}</div>
+        </Show>
+        <Show when={extras().length}>
+          <div class="bubble-attachments">
+            <For each={extras()}>{(b) => <span class="attachment-pill">{attachmentLabel(b as Attachment)}</span>}</For>
+          </div>
+        </Show>
+      </div>
+    </div>
+  );
+}
+
+export function AgentMessage(props: { row: AgentRow }) {
+  const html = createMarkdown(
+    () => props.row.text,
+    () => props.row.streaming,
+  );
+  return (
+    <div class="row row-agent" classList={{ streaming: props.row.streaming }} data-testid="row-agent">
+      <div class="md" innerHTML={html()} />
+    </div>
+  );
+}
+
+export function Thought(props: { row: ThoughtRow }) {
+  const [open, setOpen] = createSignal(false);
+  const html = createMarkdown(
+    () => (open() ? props.row.text : ""),
+    () => props.row.streaming,
+  );
+  const preview = () => props.row.text.replace(/\s+/g, " ").trim().slice(0, 140);
+  return (
+    <div class="row row-thought" classList={{ open: open(), streaming: props.row.streaming }} data-testid="row-thought">
+      <button class="thought-toggle" aria-expanded={open()} onClick={() => setOpen((o) => !o)}>
+        <Brain size={16} aria-hidden="true" />
+        <span class="thought-label">{props.row.streaming ? "Thinking…" : "Thought"}</span>
+        <Show when={!open()}>
+          <span class="thought-preview">{preview()}</span>
+        </Show>
+        <ChevronRight size={16} class="chev" aria-hidden="true" />
+      </button>
+      <Show when={open()}>
+        <div class="thought-body md" innerHTML={html()} />
+      </Show>
+    </div>
+  );
+}
+
+const TOOL_ICON: Record<string, typeof Wrench> = {
+  read: FileText,
+  edit: FilePen,
+  delete: Trash2,
+  move: Move,
+  search: Search,
+  execute: Terminal,
+  think: Brain,
+  fetch: Globe,
+};
+const KIND_LABEL: Record<string, string> = {
+  read: "Read",
+  edit: "Edit",
+  delete: "Delete",
+  move: "Move",
+  search: "Search",
+  execute: "Run",
+  think: "Think",
+  fetch: "Fetch",
+  switch_mode: "Mode",
+  other: "Tool",
+};
+
+export function toolStatus(row: Pick<ToolRow, "status" | "live">): { key: string; label: string } {
+  if (row.status === "completed") return { key: "completed", label: "Done" };
+  if (row.status === "failed") return { key: "failed", label: "Failed" };
+  if (!row.live) return { key: "interrupted", label: "Interrupted" };
+  if (row.status === "in_progress") return { key: "in_progress", label: "Running" };
+  return { key: "pending", label: "Pending" };
+}
+
+function StatusIcon(props: { status: string }) {
+  return (
+    <Switch fallback={<Circle size={15} aria-hidden="true" />}>
+      <Match when={props.status === "completed"}>
+        <CircleCheck size={15} aria-hidden="true" />
+      </Match>
+      <Match when={props.status === "failed" || props.status === "interrupted"}>
+        <CircleX size={15} aria-hidden="true" />
+      </Match>
+      <Match when={props.status === "in_progress"}>
+        <LoaderCircle size={15} class="spin" aria-hidden="true" />
+      </Match>
+    </Switch>
+  );
+}
+
+function ToolBody(props: { item: ToolContent }) {
+  return (
+    <Switch>
+      <Match when={props.item.type === "text" && props.item}>{(c) => <pre class="tool-output">{c().text}</pre>}</Match>
+      <Match when={props.item.type === "diff" && props.item}>
+        {(d) => {
+          const lines = createMemo(() => trimContext(lineDiff(d().oldText, d().newText)));
+          return (
+            <div class="diff">
+              <div class="diff-path">{d().path}</div>
+              <pre class="diff-lines">
+                <For each={lines()}>
+                  {(l) =>
+                    l.op === "…" ? (
+                      <span class="diff-skip">⋯ {l.count} unchanged line{l.count === 1 ? "" : "s"}</span>
+                    ) : (
+                      <span class={l.op === "+" ? "diff-add" : l.op === "-" ? "diff-del" : "diff-ctx"}>
+                        {l.op} {l.text}
+                      </span>
+                    )
+                  }
+                </For>
+              </pre>
+            </div>
+          );
+        }}
+      </Match>
+      <Match when={props.item.type === "terminal" && props.item}>{(t) => <div class="tool-terminal">Terminal {t().terminalId}</div>}</Match>
+    </Switch>
+  );
+}
+
+export function ToolCall(props: { row: ToolRow }) {
+  const [toggled, setToggled] = createSignal<boolean | null>(null);
+  const status = () => toolStatus(props.row);
+  const lineCount = () => props.row.content.reduce((n, c) => n + (c.type === "text" ? c.text.split("\n").length : c.type === "diff" ? 8 : 1), 0);
+  const open = () => toggled() ?? (props.row.content.length > 0 && (status().key === "failed" || lineCount() <= 12));
+  return (
+    <div class={`row row-tool tool-${status().key}`} classList={{ open: open() }} data-testid="row-tool" data-status={status().key}>
+      <button class="tool-head" aria-expanded={open()} onClick={() => setToggled(!open())} disabled={props.row.content.length === 0}>
+        <span class="tool-icon" aria-hidden="true">
+          <Dynamic component={TOOL_ICON[props.row.toolKind] ?? Wrench} size={16} />
+        </span>
+        <span class="tool-text">
+          <span class="tool-title">
+            <span class="tool-kind" data-testid="tool-kind">
+              {KIND_LABEL[props.row.toolKind] ?? props.row.toolKind}
+            </span>
+            <InlineCode text={props.row.title} />
+          </span>
+          <Show when={props.row.locations.length}>
+            <span class="tool-loc">{props.row.locations.join(", ")}</span>
+          </Show>
+        </span>
+        <span class={`tool-status st-${status().key}`} data-testid="tool-status">
+          <StatusIcon status={status().key} />
+          <span>{status().label}</span>
+        </span>
+      </button>
+      <Show when={open() && props.row.content.length}>
+        <div class="tool-body">
+          <For each={props.row.content}>{(item) => <ToolBody item={item} />}</For>
+        </div>
+      </Show>
+    </div>
+  );
+}
+
+export function Plan(props: { row: PlanRow }) {
+  const done = () => props.row.entries.filter((e) => e.status === "completed").length;
+  return (
+    <div class="row row-plan" data-testid="row-plan">
+      <div class="card-label">
+        <ListChecks size={15} aria-hidden="true" />
+        <span>Plan</span>
+        <span class="plan-progress">
+          {done()}/{props.row.entries.length}
+        </span>
+      </div>
+      <ol class="plan-entries">
+        <For each={props.row.entries}>
+          {(e) => (
+            <li class={`plan-entry plan-${e.status}`}>
+              <span class="plan-mark" aria-hidden="true">
+                <Switch fallback={<Circle size={15} />}>
+                  <Match when={e.status === "completed"}>
+                    <CircleCheck size={15} />
+                  </Match>
+                  <Match when={e.status === "in_progress"}>
+                    <CircleDot size={15} />
+                  </Match>
+                </Switch>
+              </span>
+              <span class="plan-text">{e.content}</span>
+              <span class="sr-only">({e.status.replace("_", " ")})</span>
+            </li>
+          )}
+        </For>
+      </ol>
+    </div>
+  );
+}
+
+export function PermissionCard(props: { row: PermissionRow; canAct: boolean; onRespond: (requestId: string, optionId: string) => void }) {
+  const [chosen, setChosen] = createSignal<string | null>(null);
+  const resolvedText = () => {
+    const r = props.row.resolved;
+    if (!r) return "";
+    if (r.outcome === "cancelled") return "Cancelled — the turn ended before an answer";
+    const name = props.row.options.find((o) => o.optionId === r.optionId)?.name ?? r.optionId ?? "Answered";
+    return r.by ? `${name} — ${r.by.name}` : name;
+  };
+  const allowed = () => {
+    const r = props.row.resolved;
+    return r?.outcome === "selected" && (props.row.options.find((o) => o.optionId === r.optionId)?.kind ?? "").startsWith("allow");
+  };
+  return (
+    <div class="row permission-card" classList={{ resolved: !!props.row.resolved, allowed: allowed() }} data-testid="permission-card">
+      <div class="card-label">
+        <ShieldAlert size={15} aria-hidden="true" />
+        <span>{props.row.resolved ? "Permission" : "Permission needed"}</span>
+      </div>
+      <div class="perm-title">
+        <InlineCode text={props.row.title} />
+      </div>
+      <Show
+        when={props.row.resolved}
+        fallback={
+          <>
+            <div class="perm-options">
+              <For each={props.row.options}>
+                {(o) => (
+                  <button
+                    class={`btn ${o.kind.startsWith("allow") ? "btn-primary" : "btn-quiet"}`}
+                    data-testid="permission-option"
+                    disabled={!props.canAct || chosen() !== null}
+                    onClick={() => {
+                      setChosen(o.optionId);
+                      props.onRespond(props.row.requestId, o.optionId);
+                    }}
+                  >
+                    {o.name}
+                  </button>
+                )}
+              </For>
+            </div>
+            <Show when={!props.canAct}>
+              <p class="perm-hint">Waiting for someone who can approve.</p>
+            </Show>
+          </>
+        }
+      >
+        <div class="perm-resolved" data-testid="permission-resolved">
+          {allowed() ? <CircleCheck size={15} aria-hidden="true" /> : <CircleX size={15} aria-hidden="true" />}
+          <span>{resolvedText()}</span>
+        </div>
+      </Show>
+    </div>
+  );
+}
+
+export function ErrorRowView(props: { message: string; code: string | null }) {
+  return (
+    <div class="row row-error" role="alert" data-testid="row-error">
+      <CircleAlert size={16} aria-hidden="true" />
+      <div>
+        <div class="error-title">The turn failed</div>
+        <div class="error-message">{props.message}</div>
+      </div>
+    </div>
+  );
+}
+
+export function NoticeRowView(props: { level: "info" | "warn"; text: string }) {
+  return (
+    <div class={`row row-notice notice-${props.level}`} data-testid="row-notice">
+      <Info size={14} aria-hidden="true" />
+      <span>{props.text}</span>
+    </div>
+  );
+}
+
+const STOP_TEXT: Record<string, string> = {
+  cancelled: "Stopped",
+  refusal: "The agent refused to continue",
+  max_tokens: "Stopped: the agent hit its token limit",
+  max_turn_requests: "Stopped: too many model requests in one turn",
+};
+
+export function TurnEnd(props: { stopReason: string }) {
+  return (
+    <div class="row row-turn-end" data-testid="row-turn-end">
+      <span>{STOP_TEXT[props.stopReason] ?? `Ended: ${props.stopReason}`}</span>
+    </div>
+  );
+}
