@@ -92,6 +92,9 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
 
   ws.addEventListener("message", (e: MessageEvent) => {
     heard();
+    // Any frame (or pong) on a socket that finished its replay proves it is live: an `offline` /
+    // `online` blip the socket survived must not leave the badge on "Reconnecting…".
+    if (ops.live) setState("live");
     if (typeof e.data !== "string" || e.data === "pong") return;
     let f: ServerFrame;
     try {
@@ -126,8 +129,9 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
     if (document.visibilityState === "visible") reconnectNow();
   };
   const onOnline = () => {
+    // A network change usually leaves the old socket dead: do not wait for a probe.
     setState(everLive ? "reconnecting" : "connecting");
-    reconnectNow();
+    ws.reconnect();
   };
   const onOffline = () => setState("offline");
   document.addEventListener("visibilitychange", onVisible);
