@@ -85,6 +85,7 @@ export function makeSessionActions(deps: SessionActionDeps) {
     steer: (id: string) => op({ op: "queue.steer", id }),
     move: (id: string, before: string | null) => op({ op: "queue.move", id, before }),
     stop: () => op({ op: "turn.cancel" }),
+    settings: (s: { queueDepth?: number; mergeQueued?: boolean }) => op({ op: "settings.set", ...s }),
 
     /** "Restore to draft" for the entries a Stop dropped. */
     restore(entries: readonly Pick<QueueEntry, "blocks">[]): void {

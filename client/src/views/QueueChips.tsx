@@ -2,6 +2,7 @@ import ChevronDown from "lucide-solid/icons/chevron-down";
 import ChevronUp from "lucide-solid/icons/chevron-up";
 import Clock from "lucide-solid/icons/clock";
 import CornerDownRight from "lucide-solid/icons/corner-down-right";
+import Ellipsis from "lucide-solid/icons/ellipsis";
 import GripVertical from "lucide-solid/icons/grip-vertical";
 import Pencil from "lucide-solid/icons/pencil";
 import X from "lucide-solid/icons/x";
@@ -27,6 +28,8 @@ type Props = {
 export function QueueChips(props: Props) {
   const [dragging, setDragging] = createSignal<string | null>(null);
   const [over, setOver] = createSignal<string | null>(null);
+  /** Narrow screens fold steer / move into a per-chip "⋯" menu. */
+  const [menu, setMenu] = createSignal<string | null>(null);
   const ids = () => props.entries.map((e) => e.id);
   const move = (id: string, delta: -1 | 1) => {
     const t = moveTarget(ids(), id, delta);
@@ -109,6 +112,17 @@ export function QueueChips(props: Props) {
                 </Show>
                 <Show when={props.canAct}>
                   <span class="chip-actions">
+                    <Show when={stacked() || props.steering}>
+                      <button
+                        class="icon-btn chip-more-btn"
+                        aria-label="More actions"
+                        aria-expanded={menu() === e.id}
+                        onClick={() => setMenu((m) => (m === e.id ? null : e.id))}
+                      >
+                        <Ellipsis size={18} />
+                      </button>
+                    </Show>
+                    <span class="chip-extra" classList={{ open: menu() === e.id }} onClick={() => setMenu(null)}>
                     <Show when={stacked()}>
                       <button class="icon-btn compact" aria-label="Move earlier" title="Move earlier (Alt+↑)" disabled={i() === 0 || busy()} onClick={() => move(e.id, -1)}>
                         <ChevronUp size={16} />
@@ -135,6 +149,7 @@ export function QueueChips(props: Props) {
                         <CornerDownRight size={17} />
                       </button>
                     </Show>
+                    </span>
                     <button class="icon-btn" data-testid="chip-edit" aria-label="Take back to draft" title="Take back to draft" disabled={busy()} onClick={() => props.onTakeBack(e.id)}>
                       <Pencil size={16} />
                     </button>

@@ -16,6 +16,7 @@ import { createSessionStore } from "../session/create-session-store";
 import { errorText, makeSessionActions, QUEUED_TOAST } from "../session/session-actions";
 import { QueueChips } from "./QueueChips";
 import { Sender } from "./Sender";
+import { SessionSettings } from "./SessionSettings";
 import { ConnectionBadge, SessionStatusBadge } from "./StatusBadges";
 import { Transcript } from "./Transcript";
 
@@ -102,6 +103,14 @@ function Session(props: { id: string }) {
               {Math.round((state.usage!.used / state.usage!.size) * 100)}% ctx
             </span>
           </Show>
+          <Show when={state.config && canAct()}>
+            <SessionSettings
+              queueDepth={state.config!.queueDepth}
+              mergeQueued={state.config!.mergeQueued}
+              canAct={canAct()}
+              onChange={(s) => void actions.settings(s)}
+            />
+          </Show>
           <SessionStatusBadge state={state.status} turnActive={state.turnActive} message={state.statusMessage} />
           <ConnectionBadge state={state.connection} onRetry={() => socket.reconnect()} />
         </div>
@@ -151,9 +160,7 @@ function Session(props: { id: string }) {
           <div class="dropped" data-testid="dropped-offer">
             <Undo2 size={16} aria-hidden="true" />
             <span class="dropped-text">
-              <span class="dropped-title">
-                Stop dropped {state.dropped.length === 1 ? "a queued message" : `${state.dropped.length} queued messages`}
-              </span>
+              <span class="dropped-title">Dropped by Stop{state.dropped.length > 1 ? ` (${state.dropped.length})` : ""}</span>
               <span class="mono dropped-preview">{promptPreview(state.dropped[0]!.blocks, 80)}</span>
             </span>
             <button class="btn btn-quiet btn-sm" data-testid="restore-dropped" aria-label="Restore to draft" onClick={restore}>
