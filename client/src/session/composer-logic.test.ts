@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import type { ConfigState } from "../../../shared/viewer-protocol";
+import { blocksToDraft, composerButtons, draftBlocks, groupOptions, isSendKey, mergeDraft, selectorsFor } from "./composer-logic";
+import { chipLabel, moveTarget } from "./queue-logic";
+
+const base: ConfigState = { modes: null, models: null, configOptions: [], steering: false, images: true, queueDepth: 1, mergeQueued: false };
+
+describe("composer logic", () => {
+  it("take-back keeps non-text blocks as attachments; a send carries them again", () => {
+    const blocks = [
+      { type: "text" as const, text: "look at " },
+      { type: "image" as const, mimeType: "image/png", data: "AAAA" },
+      { type: "resource_link" as const, uri: "file:///a.ts", name: "a.ts" },
+    ];
+    const d = blocksToDraft(blocks);
+    expect(d.text).toBe("look at ");
+    expect(d.attachments).toHaveLength(2);
+    expect(draftBlocks(d)).toEqual([{ type: "text", text: "look at" }, blocks[1], blocks[2]]);
+    expect(draftBlocks({ text: "   ", attachments: [] })).toBeNull();
+  });
+
+  it("merging returned content never clobbers the typed draft", () => {
+    expect(mergeDraft({ text: "", attachments: [] }, { text: "back", attachments: [] }).text).toBe("back");
+    expect(mergeDraft({ text: "mine  ", attachments: [] }, { text: "back", attachments: [] }).text).toBe("mine\n\nback");
+    expect(mergeDraft({ text: "mine", attachments: [] }, { text: "", attachments: [] }).text).toBe("mine");
+  });
+
+  it("buttons: idle Send; mid-turn Stop (+ Queue message with a draft); viewers nothing", () => {
+    expect(composerButtons({ turnActive: false, hasDraft: false, canAct: true })).toMatchObject({ send: true, stop: false, sendTitle: "Send" });
+    expect(composerButtons({ turnActive: true, hasDraft: false, canAct: true })).toMatchObject({ send: false, stop: true });
+    expect(composerButtons({ turnActive: true, hasDraft: true, canAct: true })).toMatchObject({ send: true, stop: true, sendTitle: "Queue message" });
+    expect(composerButtons({ turnActive: true, hasDraft: true, canAct: false })).toMatchObject({ send: false, stop: false });
+  });
+
+  it("Enter sends; Shift/Alt+Enter and IME composition do not", () => {
+    const k = (o: Partial<KeyboardEvent>) => isSendKey({ key: "Enter", shiftKey: false, altKey: false, ctrlKey: false, metaKey: false, isComposing: false, keyCode: 13, ...o });
+    expect(k({})).toBe(true);
+    expect(k({ shiftKey: true })).toBe(false);
+    expect(k({ altKey: true })).toBe(false);
+    expect(k({ isComposing: true })).toBe(false);
+    expect(k({ keyCode: 229 })).toBe(false);
+    expect(k({ key: "a" })).toBe(false);
+  });
+
+  it("selectors: grouped options flatten with their group; a current value missing from the list is kept", () => {
+    const specs = selectorsFor({
+      ...base,
+      configOptions: [
+        {
+          id: "model",
+          name: "Model",
+          category: "model",
+          type: "select",
+          currentValue: "custom-x",
+          options: [
+            { group: "anthropic", name: "Anthropic", options: [{ value: "opus", name: "Opus" }] },
+            { group: "openai", name: "OpenAI", options: [{ value: "gpt", name: "GPT" }] },
+          ],
+        },
+        { id: "think", name: "Thinking", category: "thought_level", type: "select", currentValue: "on", options: [{ value: "on", name: "On" }] },
+        { id: "flag", name: "Flag", category: "other", type: "boolean", currentValue: true },
+      ],
+    });
+    expect(specs.map((s) => s.testId)).toEqual(["model-select", "effort-select"]);
+    expect(specs[0]!.options.map((o) => [o.value, o.group])).toEqual([
+      ["custom-x", null],
+      ["opus", "Anthropic"],
+      ["gpt", "OpenAI"],
+    ]);
+    expect(groupOptions(specs[0]!.options).map((g) => g.group)).toEqual([null, "Anthropic", "OpenAI"]);
+    expect(specs[1]!.label).toBe("Thinking");
+  });
+
+  it("selectors: nothing advertised → nothing; empty legacy lists → nothing", () => {
+    expect(selectorsFor(null)).toEqual([]);
+    expect(selectorsFor({ ...base, modes: { currentModeId: "x", availableModes: [] }, models: { currentModelId: "m", availableModels: [] } })).toEqual([]);
+  });
+});
+
+describe("queue logic", () => {
+  it("labels and one-step moves", () => {
+    expect(chipLabel({ state: "queued" }, 0, 1)).toBe("Queued");
+    expect(chipLabel({ state: "queued" }, 1, 2)).toBe("Queued · 2");
+    expect(moveTarget(["a", "b", "c"], "c", -1)).toEqual({ before: "b" });
+    expect(moveTarget(["a", "b", "c"], "a", 1)).toEqual({ before: "c" });
+    expect(moveTarget(["a", "b", "c"], "b", 1)).toEqual({ before: null });
+    expect(moveTarget(["a", "b"], "a", -1)).toBeNull();
+    expect(moveTarget(["a"], "zz", 1)).toBeNull();
+  });
+});

@@ -1,0 +1,69 @@
+import { createRoot } from "solid-js";
+import { createStore, unwrap } from "solid-js/store";
+import { describe, expect, it } from "vitest";
+import { fold, type FoldState, initialSessionState } from "../../../shared/fold";
+import type { ServerFrame, SessionEvent } from "../../../shared/viewer-protocol";
+import { type FoldView, syncFold, viewOf } from "./store-sync";
+
+const A = { id: "a", name: "Ann" };
+const echo = (id: string): SessionEvent => ({ kind: "user_message", id, blocks: [{ type: "text", text: id }], author: A, at: 1 });
+const chunk = (text: string): SessionEvent => ({ kind: "acp", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
+
+function harness() {
+  return createRoot(() => {
+    let current: FoldState = initialSessionState();
+    const [store, setStore] = createStore<FoldView>(structuredClone(viewOf(current)));
+    let seq = 0;
+    const apply = (f: ServerFrame) => {
+      const next = fold(current, f);
+      syncFold(setStore, current, next);
+      current = next;
+    };
+    const ev = (e: SessionEvent) => apply({ type: "event", seq: ++seq, event: e });
+    return { store, apply, ev, current: () => current };
+  });
+}
+
+describe("syncFold (fold → Solid store)", () => {
+  it("mirrors the fold state exactly", () => {
+    const h = harness();
+    h.ev(echo("m"));
+    h.ev(chunk("Hel"));
+    h.ev(chunk("lo"));
+    h.apply({ type: "state", event: { kind: "queue_state", entries: [{ id: "q", blocks: [{ type: "text", text: "q" }], author: A, createdAt: 1, state: "queued" }], flushed: false } });
+    expect(unwrap(h.store)).toEqual(viewOf(h.current()));
+    expect(h.store.rows.map((r) => r.kind)).toEqual(["user", "agent"]);
+    expect(h.store.queue.map((q) => q.id)).toEqual(["q"]);
+  });
+
+  it("a streamed chunk updates one row in place; other row proxies keep their identity", () => {
+    const h = harness();
+    h.ev(echo("m"));
+    h.ev(chunk("a"));
+    const user = h.store.rows[0];
+    const agent = h.store.rows[1];
+    h.ev(chunk("b"));
+    expect(h.store.rows[0]).toBe(user);
+    expect(h.store.rows[1]).toBe(agent);
+    expect(agent && agent.kind === "agent" && agent.text).toBe("ab");
+  });
+
+  it("the store never aliases fold objects it later mutates (older fold states stay intact)", () => {
+    const h = harness();
+    h.ev(echo("m"));
+    h.ev(chunk("a"));
+    const before = h.current();
+    h.ev(chunk("b"));
+    h.ev(chunk("c"));
+    expect(before.rows[1]).toMatchObject({ text: "a" });
+  });
+
+  it("a snapshot reset replaces the rows wholesale", () => {
+    const h = harness();
+    h.ev(echo("old1"));
+    h.ev(echo("old2"));
+    h.apply({ type: "snapshot", seq: 10, events: [echo("new")] });
+    expect(h.store.rows.map((r) => r.id)).toEqual(["user:new"]);
+    expect(unwrap(h.store)).toEqual(viewOf(h.current()));
+  });
+});
