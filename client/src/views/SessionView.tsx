@@ -5,7 +5,7 @@ import CloudOff from "lucide-solid/icons/cloud-off";
 import Eye from "lucide-solid/icons/eye";
 import Undo2 from "lucide-solid/icons/undo-2";
 import X from "lucide-solid/icons/x";
-import { createResource, createSignal, type JSX, Show } from "solid-js";
+import { createEffect, createResource, createSignal, type JSX, onCleanup, Show } from "solid-js";
 import { promptPreview } from "../../../shared/blocks";
 import { api } from "../lib/api";
 import { shortPath } from "../lib/format";
@@ -66,6 +66,10 @@ function Session(props: { id: string }) {
   };
 
   const title = () => state.title ?? session()?.title ?? "Session";
+  createEffect(() => {
+    document.title = `${state.turnActive ? "● " : ""}${title()} — Baton`;
+  });
+  onCleanup(() => (document.title = "Baton"));
   const placeholder = () => {
     if (!canAct()) return undefined;
     if (state.status === "offline" && !state.turnActive) return "The machine is offline — sends are refused until it returns";
