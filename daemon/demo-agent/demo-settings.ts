@@ -3,7 +3,7 @@ import os from "node:os";
 import type * as acp from "@agentclientprotocol/sdk";
 
 /** Default delay between streamed chunks: slow enough to watch, fast enough not to bore. */
-const DEFAULT_PACE_MS = 40;
+const DEFAULT_PACE_MS = 30;
 /** Default length of one `sleep` unit: "sleep 30" reads as 30 seconds. */
 const DEFAULT_SLEEP_UNIT_MS = 1000;
 

@@ -16,7 +16,7 @@
  * While a turn runs, `_session/steering {sessionId, prompt}` answers {outcome:"injected"} and the turn streams
  * "↪ steered: <text>"; when idle it answers {outcome:"promptRequired"}.
  *
- * Env: DEMO_PACE_MS (chunk delay, default 40), DEMO_SLEEP_UNIT_MS (default 1000), DEMO_STATE_DIR (history files,
+ * Env: DEMO_PACE_MS (chunk delay, default 30), DEMO_SLEEP_UNIT_MS (default 1000), DEMO_STATE_DIR (history files,
  * default os.tmpdir()), DEMO_STEERING=0 (no steering), DEMO_LEGACY_MODELS=1 (also advertise legacy `models`).
  */
 import { Readable, Writable } from "node:stream";

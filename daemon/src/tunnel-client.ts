@@ -25,6 +25,8 @@ export type HelloInfo = Omit<Hello, "type" | "epoch" | "lastSeenDown">;
 
 /** A rejected token will not fix itself: retry rarely (the user may re-pair meanwhile), never hot-loop. */
 const AUTH_RETRY_MS = 60_000;
+/** Close code the Machine DO uses when the machine token was revoked (worker/machine/machine-do.ts). */
+export const CLOSE_REVOKED = 4401;
 /** A batch frame stays well under the server's frame limit (each event is already fitted to it). */
 const BATCH_BYTES = Math.floor(MAX_TUNNEL_FRAME_BYTES * 0.75);
 /** Ping period (NATs drop idle flows silently); the runtime on the server side answers pings itself. */
@@ -309,6 +311,15 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
       const wasWelcomed = welcomed;
       welcomed = false;
       if (stopped) return setStatus("stopped");
+      if (code === CLOSE_REVOKED) {
+        // The Machine DO closes with 4401 when the token is revoked: say so once, then retry slowly.
+        const retry = Math.round((o.authRetryMs ?? AUTH_RETRY_MS) / 1000);
+        if (!authFailed)
+          log.error(`the server closed the tunnel: the machine token was revoked (code ${code}). Pair this machine again; retrying every ~${retry}s`);
+        authFailed = true;
+        setStatus("unauthorized");
+        return scheduleReconnect();
+      }
       if (wasWelcomed) log.info(`tunnel closed (code ${code}${reason.length ? `: ${snippet(reason.toString())}` : ""})`);
       if (!authFailed) setStatus("disconnected");
       scheduleReconnect();

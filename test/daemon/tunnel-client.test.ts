@@ -175,6 +175,26 @@ describe("tunnel client", () => {
     expect(logs.join("\n")).not.toContain(TOKEN);
   });
 
+  it("close code 4401 (token revoked) is reported once and retried slowly, without crashing", async () => {
+    srv = await machineServer();
+    const { c, logs } = makeClient(srv.url, { authRetryMs: 300 });
+    client = c;
+    c.start();
+    await srv.until(() => srv!.conns[0]?.frames.length === 1);
+    sendFrame(srv.conns[0]!.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
+    await srv.until(() => c.status === "connected");
+    srv.conns[0]!.ws.close(4401, "token revoked");
+    await srv.until(() => c.status === "unauthorized");
+    srv.conns[1]?.ws.close(4401, "token revoked");
+    await new Promise((r) => setTimeout(r, 100));
+    expect(srv.conns.length).toBeLessThanOrEqual(2); // not a hot loop (backoff here is 20 ms)
+    await srv.until(() => srv!.conns.length >= 2, 2000);
+    srv.conns[1]!.ws.close(4401, "token revoked");
+    await new Promise((r) => setTimeout(r, 100));
+    expect(logs.filter((l) => l.includes("token was revoked"))).toHaveLength(1);
+    expect(logs.join("\n")).not.toContain(TOKEN);
+  });
+
   it("keeps retrying while the server is down; events queued meanwhile arrive once it is back", async () => {
     srv = await machineServer();
     const port = Number(new URL(srv.url).port);
