@@ -39,14 +39,6 @@ export const STATUS_LABEL: Record<string, string> = {
 };
 export const statusLabel = (s: string) => STATUS_LABEL[s] ?? s;
 
-export function ago(t: number, now = Date.now()): string {
-  const s = Math.round((now - t) / 1000);
-  if (s < 45) return "just now";
-  if (s < 3600) return `${Math.max(1, Math.round(s / 60))} min ago`;
-  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
-  if (s < 7 * 86400) return `${Math.round(s / 86400)} d ago`;
-  return new Date(t).toLocaleDateString();
-}
 
 /** Running sessions first, then by last activity. */
 export function sortSessions(list: readonly SessionSummary[]): SessionSummary[] {

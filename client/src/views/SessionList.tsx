@@ -8,7 +8,8 @@ import Plus from "lucide-solid/icons/plus";
 import { api } from "../lib/api";
 import { toast } from "../lib/toasts";
 import "../home.css";
-import { ago, createBody, pickAgent, pickCwd, pickMachine, shortPath, sortSessions, statusLabel } from "../session/new-session-logic";
+import { timeAgo } from "../lib/format";
+import { createBody, pickAgent, pickCwd, pickMachine, shortPath, sortSessions, statusLabel } from "../session/new-session-logic";
 
 export function SessionList() {
   const navigate = useNavigate();
@@ -152,7 +153,7 @@ export function SessionList() {
                           <span class="mono">{shortPath(s.cwd)}</span>
                         </span>
                       </span>
-                      <span class="s-when">{ago(s.lastActivityAt)}</span>
+                      <span class="s-when">{timeAgo(s.lastActivityAt)}</span>
                       <ChevronRight size={16} class="s-chev" aria-hidden="true" />
                     </A>
                   </li>
