@@ -214,7 +214,8 @@ export type ServerFrame = z.infer<typeof ServerFrame>;
 
 /** Ack payloads by op (documented shapes; the room builds them, the client reads them). */
 export type SendAck = { queued: boolean; duplicate?: boolean; position?: number };
-export type QueueOpOutcome = "cancelled" | "edited" | "moved" | "steering" | "already_sent" | "not_found";
+/** `requeued`: an unconfirmed (indeterminate) entry retried while idle — it runs as the next turn. */
+export type QueueOpOutcome = "cancelled" | "edited" | "moved" | "steering" | "requeued" | "already_sent" | "not_found";
 export type QueueOpAck = { outcome: QueueOpOutcome; entry?: QueueEntry };
 export type TurnCancelAck = { outcome: "cancelled" | "idle"; dropped: QueueEntry[] };
 export type ConfigAck = { outcome: "forwarded"; appliesNextTurn: boolean };

@@ -96,6 +96,35 @@ describe("queue beyond one slot", () => {
     expect(await a.op({ op: "queue.cancel", id: "s2" })).toMatchObject({ result: { outcome: "cancelled" } });
   });
 
+  it("an unconfirmed entry retried at idle runs as the next turn, once; a late promptRequired flushes", async () => {
+    const { daemon, sessionId, a } = await busyRoom(3);
+    await a.op({ op: "message.send", id: "u1", blocks: text("unsure") });
+    await a.op({ op: "message.send", id: "p1", blocks: text("late steer") });
+    await a.op({ op: "queue.steer", id: "u1" });
+    daemon.emit({ t: "steer.result", sessionId, entryId: "u1", outcome: "indeterminate" });
+    await a.op({ op: "queue.steer", id: "p1" });
+    await waitFor(() => daemon.of("steer").length === 2, "steers forwarded");
+    // The turn ends while p1 is out for steering: nothing is flushed (u1 unconfirmed, p1 steering).
+    await daemon.finishTurn(sessionId);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(daemon.prompts(sessionId).map((p) => p.messageId)).toEqual(["run"]);
+    // The agent answers promptRequired (it was idle): p1 runs as the next turn instead of sitting idle.
+    daemon.emit({ t: "steer.result", sessionId, entryId: "p1", outcome: "promptRequired" });
+    await waitFor(() => daemon.prompts(sessionId).length === 2, "p1 flushed");
+    expect(daemon.prompts(sessionId)[1]!.messageId).toBe("p1");
+    await daemon.finishTurn(sessionId);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(daemon.prompts(sessionId)).toHaveLength(2);
+    // An explicit retry of the unconfirmed entry while idle runs it as a prompt.
+    expect(await a.op({ op: "queue.steer", id: "u1" })).toMatchObject({ result: { outcome: "requeued" } });
+    await waitFor(() => daemon.prompts(sessionId).length === 3, "u1 runs");
+    expect(daemon.prompts(sessionId)[2]!.messageId).toBe("u1");
+    await waitFor(() => a.lastQueue()!.entries.length === 0, "queue empty");
+    expect(await a.op({ op: "queue.steer", id: "u1" })).toMatchObject({ result: { outcome: "already_sent" } });
+    const ids = a.ofKind("user_message").map((m) => m.id);
+    expect(ids).toEqual(["run", "p1", "u1"]);
+  });
+
   it("steer is refused for agents that did not advertise it", async () => {
     const s = await setupSession();
     s.daemon.config = { ...s.daemon.config, steering: false };

@@ -310,8 +310,16 @@ export class SessionRoom extends DurableObject<Env> {
       return this.sendError(ws, op.rid, ErrorCode.NOT_SUPPORTED, "this agent does not support steering");
     const entry = this.store.queue().find((e) => e.id === op.id);
     if (!entry) return this.ack(ws, op, this.fateOutcome(op.id));
-    if (!this.store.turn()) return this.sendError(ws, op.rid, ErrorCode.NOT_SUPPORTED, "no running turn to steer into");
     if (entry.state === "steering") return this.ack(ws, op, { outcome: "steering" });
+    if (!this.store.turn()) {
+      // Idle: an unconfirmed entry's explicit retry runs it as the next turn (never automatic).
+      if (entry.state !== "indeterminate") return this.sendError(ws, op.rid, ErrorCode.NOT_SUPPORTED, "no running turn to steer into");
+      this.store.setQueuedState(op.id, "queued");
+      this.store.reorder([op.id, ...this.store.queue().map((e) => e.id).filter((x) => x !== op.id)]);
+      this.emitQueue(false);
+      this.ack(ws, op, { outcome: "requeued" } satisfies QueueOpAck);
+      return this.maybeFlush();
+    }
     this.store.setQueuedState(op.id, "steering");
     this.emitQueue(false);
     const res = await this.dispatch({ t: "steer", sessionId: this.sessionId(), entryId: op.id, blocks: entry.blocks }, {});
@@ -503,7 +511,7 @@ export class SessionRoom extends DurableObject<Env> {
     }
   }
 
-  private onSteerResult(entryId: string, outcome: EventOf<"steer_result">["outcome"]): void {
+  private async onSteerResult(entryId: string, outcome: EventOf<"steer_result">["outcome"]): Promise<void> {
     const entry = this.store.queue().find((e) => e.id === entryId);
     switch (outcome) {
       case "injected":
@@ -532,6 +540,8 @@ export class SessionRoom extends DurableObject<Env> {
         assertNever(outcome);
     }
     this.emit({ kind: "steer_result", id: entryId, outcome });
+    // The turn may have ended while the entry was out for steering: it runs next, not never.
+    if (outcome === "promptRequired" || outcome === "failed") await this.maybeFlush();
   }
 
   /** Agents report config changes as session updates too; mirror them into config_state. */
