@@ -2,7 +2,7 @@
 // workerd) and a daemon with the demo agent, paired automatically. Used by `npm start` and e2e tests.
 import { spawn, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -29,7 +29,8 @@ function applyMigrations(stateDir) {
 }
 
 /**
- * @param {{ port?: number, stateDir?: string, roots?: string[], daemonEnv?: Record<string,string>, quiet?: boolean, daemon?: boolean }} opts
+ * @param {{ port?: number, stateDir?: string, roots?: string[], daemonEnv?: Record<string,string>, quiet?: boolean, daemon?: boolean, daemonServer?: string }} opts
+ * `daemonServer`: where the daemon dials (default: the server itself); e2e tests put a loopback proxy there to cut the tunnel.
  */
 export async function startStack(opts = {}) {
   const port = opts.port ?? 8787;
@@ -50,7 +51,7 @@ export async function startStack(opts = {}) {
     let token = null;
     if (opts.daemon !== false) {
       token = await pairToken(url, stateDir);
-      daemon = startDaemonProcess({ url, token, roots: opts.roots ?? [ROOT], env: opts.daemonEnv, quiet: opts.quiet });
+      daemon = startDaemonProcess({ url: opts.daemonServer ?? url, token, roots: opts.roots ?? [ROOT], env: opts.daemonEnv, quiet: opts.quiet });
       procs.push(daemon);
       await waitMachineOnline(url);
     }
@@ -63,7 +64,7 @@ export async function startStack(opts = {}) {
       /** `signal`: SIGTERM for a clean restart, SIGKILL to simulate a crash. */
       restartDaemon: async (signal = "SIGTERM") => {
         await killProc(daemon, signal);
-        daemon = startDaemonProcess({ url, token, roots: opts.roots ?? [ROOT], env: opts.daemonEnv, quiet: opts.quiet });
+        daemon = startDaemonProcess({ url: opts.daemonServer ?? url, token, roots: opts.roots ?? [ROOT], env: opts.daemonEnv, quiet: opts.quiet });
         procs.push(daemon);
       },
       stop: async () => {
@@ -76,13 +77,20 @@ export async function startStack(opts = {}) {
   }
 }
 
+// npm scripts put every `node_modules/.bin` on PATH; agent CLIs that are only Baton's own devDependencies
+// (the pinned Gemini CLI the e2e tests drive) must not be advertised as if installed on this machine.
+const isNpmBinDir = (dir) => /[\\/]node_modules[\\/]\.bin$/.test(dir);
+function daemonPath(path = "") {
+  return path.split(delimiter).filter((d) => d && !isNpmBinDir(d)).join(delimiter);
+}
+
 function startDaemonProcess({ url, token, roots, env, quiet }) {
   const args = [join(ROOT, "daemon", "bin", "baton.mjs"), "daemon", "--server", url, ...roots.flatMap((r) => ["--root", r])];
   // The token goes through the environment, not argv (argv is visible in `ps`).
   return spawn(process.execPath, args, {
     cwd: ROOT,
     stdio: ["ignore", quiet ? "ignore" : "inherit", quiet ? "ignore" : "inherit"],
-    env: { ...process.env, BATON_TOKEN: token, ...env },
+    env: { ...process.env, PATH: daemonPath(process.env.PATH), BATON_TOKEN: token, ...env },
   });
 }
 
