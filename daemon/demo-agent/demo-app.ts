@@ -70,7 +70,7 @@ export function buildDemoAgent(settings: DemoSettings): acp.AgentApp {
       agentInfo: { name: "baton-demo-agent", title: "Baton demo agent", version: DEMO_AGENT_VERSION },
       authMethods: [],
       agentCapabilities: {
-        loadSession: true,
+        loadSession: settings.loadSession,
         promptCapabilities: { image: true, audio: false, embeddedContext: false },
         mcpCapabilities: { http: false, sse: false },
         _meta: settings.steering ? { steering: { supported: true, idleBehavior: "promptRequired" } } : {},
@@ -90,6 +90,7 @@ export function buildDemoAgent(settings: DemoSettings): acp.AgentApp {
       return { sessionId: s.sessionId, ...sessionConfig(s) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+      if (!settings.loadSession) throw acp.RequestError.methodNotFound(acp.methods.agent.session.load);
       const stored = loadSession(settings.stateDir, params.sessionId);
       if (!stored) throw acp.RequestError.sessionNotFound(params.sessionId);
       const s: DemoSession = { ...stored, cwd: params.cwd, turn: null };

@@ -14,6 +14,8 @@ export type DemoSettings = {
   steering: boolean;
   /** Also advertise the legacy `models` field (unstable `session/set_model`); off by default. */
   legacyModels: boolean;
+  /** Advertise and serve `session/load`; off plays an agent that cannot reattach after a restart. */
+  loadSession: boolean;
 };
 
 function numberFromEnv(value: string | undefined, fallback: number): number {
@@ -29,6 +31,7 @@ export function readDemoSettings(env: NodeJS.ProcessEnv = process.env): DemoSett
     stateDir: env.DEMO_STATE_DIR?.trim() || os.tmpdir(),
     steering: env.DEMO_STEERING !== "0",
     legacyModels: env.DEMO_LEGACY_MODELS === "1",
+    loadSession: env.DEMO_LOAD_SESSION !== "0",
   };
 }
 

@@ -17,7 +17,8 @@
  * "↪ steered: <text>"; when idle it answers {outcome:"promptRequired"}.
  *
  * Env: DEMO_PACE_MS (chunk delay, default 30), DEMO_SLEEP_UNIT_MS (default 1000), DEMO_STATE_DIR (history files,
- * default os.tmpdir()), DEMO_STEERING=0 (no steering), DEMO_LEGACY_MODELS=1 (also advertise legacy `models`).
+ * default os.tmpdir()), DEMO_STEERING=0 (no steering), DEMO_LEGACY_MODELS=1 (also advertise legacy `models`),
+ * DEMO_LOAD_SESSION=0 (no `session/load`: a restart cannot reattach).
  */
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";

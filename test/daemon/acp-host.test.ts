@@ -306,6 +306,16 @@ describe("ACP host: session lifecycle", () => {
     expect(f.rec.events.findIndex((e) => e.t === "session.update" && e.sessionId === "l2")).toBeLessThan(f.rec.events.indexOf(ready));
   });
 
+  it("an agent without session/load (DEMO_LOAD_SESSION=0) opens a new session on reattach (resumed false)", async () => {
+    f = makeHostFixture({ env: { DEMO_LOAD_SESSION: "0" } });
+    const first = await f.open("nl1");
+    f.send({ t: "session.close", sessionId: "nl1" });
+    await new Promise((r) => setTimeout(r, 100));
+    const ready = await f.open("nl2", { agentSessionId: first.agentSessionId });
+    expect(ready.resumed).toBe(false);
+    expect(ready.agentSessionId).not.toBe(first.agentSessionId);
+  });
+
   it("an unknown agentSessionId falls back to a new session (resumed false)", async () => {
     f = makeHostFixture();
     f.send({ t: "session.open", sessionId: "l3", agentId: "demo", cwd: f.root, agentSessionId: "gone-session" });
