@@ -157,8 +157,11 @@ export function detectAgents(o: DetectOptions = {}): ResolvedAgent[] {
     if (only && !only.has(c.id)) continue;
     const found = findOnPath(c.command, env);
     if (!found) continue;
+    // A custom agent replacing a preset (e.g. `gemini` run from a pinned path) keeps the preset's label and
+    // capabilities unless the config says otherwise.
+    const preset = AGENT_PRESETS.find((p) => p.id === c.id);
     out.push({
-      info: { id: c.id, label: c.label ?? c.id, capabilities: caps(c.capabilities ?? {}) },
+      info: { id: c.id, label: c.label ?? preset?.label ?? c.id, capabilities: { ...(preset?.capabilities ?? caps({})), ...(c.capabilities ?? {}) } },
       launch: { command: found, args: c.args, env: c.env },
     });
   }

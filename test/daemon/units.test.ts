@@ -58,6 +58,22 @@ describe("agent presets", () => {
     expect(all[0]!.info.capabilities.steering).toBe(false);
     expect(detectAgents({ env, cwd: bin, custom, only: ["mine"] }).map((a) => a.info.id)).toEqual(["mine"]);
   });
+
+  it("a custom agent with a preset's id replaces the preset and keeps its label and capabilities", () => {
+    const bin = tmpDir("baton-bin-");
+    dirs.push(bin);
+    fakeBin(bin, "gemini");
+    const pinned = fakeBin(bin, "pinned-gemini");
+    const env = { PATH: bin, HOME: bin };
+    const custom: CustomAgent[] = [{ id: "gemini", command: pinned, args: ["--acp", "--fake-responses-non-strict", "/f.jsonl"], env: { GEMINI_API_KEY: "dummy" } }];
+    const agents = detectAgents({ env, cwd: bin, custom });
+    const gemini = agents.filter((a) => a.info.id === "gemini");
+    expect(gemini).toHaveLength(1);
+    expect(gemini[0]!.launch).toEqual({ command: pinned, args: ["--acp", "--fake-responses-non-strict", "/f.jsonl"], env: { GEMINI_API_KEY: "dummy" } });
+    expect(gemini[0]!.info).toMatchObject({ label: "Gemini CLI", capabilities: { loadSession: true, modes: true, configOptions: false, steering: false } });
+    const relabelled = detectAgents({ env, cwd: bin, custom: [{ ...custom[0]!, label: "Gemini (pinned)", capabilities: { images: false } }] });
+    expect(relabelled.find((a) => a.info.id === "gemini")!.info).toMatchObject({ label: "Gemini (pinned)", capabilities: { loadSession: true, images: false } });
+  });
 });
 
 describe("cli args", () => {
