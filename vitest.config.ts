@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import solid from "vite-plugin-solid";
 import { defineConfig } from "vitest/config";
+import { authTestProjects } from "./test/worker/auth-projects";
 
 export default defineConfig({
   test: {
@@ -35,10 +36,13 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
+          // Auth-mode suites run in their own workerd projects (different bindings): see auth-projects.ts.
+          exclude: ["test/worker/auth-access*.test.ts", "test/worker/auth-builtin*.test.ts"],
           setupFiles: ["test/worker/apply-migrations.ts"],
           testTimeout: 30_000,
         },
       },
+      ...(await authTestProjects()),
       {
         plugins: [
           cloudflareTest(async () => ({

@@ -36,7 +36,25 @@ export const CreateSessionBody = z.object({
 });
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
 
-export const Me = z.object({ id: z.string(), name: z.string(), email: z.string() });
+export const AuthModeName = z.enum(["dev", "access", "builtin"]);
+export type AuthModeName = z.infer<typeof AuthModeName>;
+
+export const Me = z.object({ id: z.string(), name: z.string(), email: z.string(), authMode: AuthModeName.optional() });
 export type Me = z.infer<typeof Me>;
 
 export const viewerSocketPath = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}/ws`;
+
+// ---------------------------------------------------------------- members and sign-in
+
+/** Roles an owner can grant (the owner is whoever created the session). */
+export const GrantableRole = z.enum(["member", "viewer"]);
+export const AddMemberBody = z.object({ email: z.string().trim().toLowerCase().email().max(254), role: GrantableRole });
+export type AddMemberBody = z.infer<typeof AddMemberBody>;
+export const SetRoleBody = z.object({ role: GrantableRole });
+
+export const Member = z.object({ userId: z.string(), email: z.string(), name: z.string(), role: z.enum(["owner", "member", "viewer"]) });
+export type Member = z.infer<typeof Member>;
+
+/** GET /api/auth/config: what the sign-in page should offer. */
+export const AuthConfig = z.object({ mode: AuthModeName.nullable() });
+export type AuthConfig = z.infer<typeof AuthConfig>;

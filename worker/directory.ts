@@ -155,3 +155,36 @@ export async function setMember(db: D1Database, sessionId: string, userId: strin
     .bind(sessionId, userId, role)
     .run();
 }
+
+export type Member = { userId: string; email: string; name: string; role: Role };
+
+/** Everyone with access to a session, the owner first. */
+export async function listMembers(db: D1Database, sessionId: string, ownerId: string): Promise<Member[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT u.id AS userId, u.email, u.name, CASE WHEN u.id = ?2 THEN 'owner' ELSE m.role END AS role
+       FROM session_members m JOIN users u ON u.id = m.user_id WHERE m.session_id = ?1
+       ORDER BY (u.id = ?2) DESC, u.email`,
+    )
+    .bind(sessionId, ownerId)
+    .all<Member>();
+  return results;
+}
+
+export async function removeMember(db: D1Database, sessionId: string, userId: string): Promise<boolean> {
+  const r = await db.prepare("DELETE FROM session_members WHERE session_id = ? AND user_id = ?").bind(sessionId, userId).run();
+  return r.meta.changes > 0;
+}
+
+/** Builtin sign-in admits invited users: anyone who is a member of at least one session. */
+export async function isInvited(db: D1Database, email: string): Promise<boolean> {
+  const r = await db
+    .prepare("SELECT 1 AS ok FROM users u JOIN session_members m ON m.user_id = u.id WHERE u.email = ? LIMIT 1")
+    .bind(email)
+    .first<{ ok: number }>();
+  return r !== null;
+}
+
+export async function userByEmail(db: D1Database, email: string): Promise<User | null> {
+  return db.prepare("SELECT id, email, name FROM users WHERE email = ?").bind(email).first<User>();
+}

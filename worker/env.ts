@@ -10,6 +10,16 @@ export interface Env {
   AUTH_MODE: string;
   ACCESS_TEAM_DOMAIN?: string;
   ACCESS_AUD?: string;
+  /** builtin: HMAC key for sign-in codes (a secret: `wrangler secret put AUTH_SECRET`). */
+  AUTH_SECRET?: string;
+  /** builtin: comma-separated addresses / domains that may sign in (besides users invited to a session). */
+  BUILTIN_ALLOWED_EMAILS?: string;
+  BUILTIN_ALLOWED_DOMAINS?: string;
+  /** builtin mail delivery: a `send_email` binding, or an HTTP mail API (see worker/auth/mailer.ts). */
+  SEND_EMAIL?: SendEmail;
+  MAIL_FROM?: string;
+  MAIL_API_URL?: string;
+  MAIL_API_KEY?: string;
   /** Comma-separated extra origins allowed to open viewer sockets (besides the request's own host). */
   ALLOWED_ORIGINS?: string;
   MACHINE_BUDGET?: string;

@@ -1,20 +1,25 @@
 /** The Worker: Hono routes for the directory API, viewer sockets and the daemon tunnel. */
 import { Hono } from "hono";
-import { CreateSessionBody } from "../shared/api";
+import { AddMemberBody, CreateSessionBody, SetRoleBody } from "../shared/api";
 import { TUNNEL_TOKEN_HEADER } from "../shared/tunnel-protocol";
 import type { Viewer } from "../shared/viewer-protocol";
 import { apiError } from "./api-error";
-import { originAllowed, resolveIdentity } from "./auth/identity";
+import { authRoutes } from "./auth/auth-routes";
+import { type AuthMode, authMode, originAllowed, resolveIdentity, sameOriginWrite } from "./auth/identity";
 import {
   createMachine,
   createSession,
   getMachine,
   getSession,
   listMachines,
+  listMembers,
   listSessions,
   machineForToken,
+  removeMember,
   revokeMachine,
   sessionRole,
+  setMember,
+  upsertUser,
   type User,
 } from "./directory";
 import { type Env, machineStub, roomStub } from "./env";
@@ -24,7 +29,7 @@ import { VIEWER_HEADER } from "./session-room/session-room-do";
 export { Machine } from "./machine/machine-do";
 export { SessionRoom } from "./session-room/session-room-do";
 
-type AppEnv = { Bindings: Env; Variables: { user: User } };
+type AppEnv = { Bindings: Env; Variables: { user: User; via: AuthMode } };
 const app = new Hono<AppEnv>();
 
 app.get("/api/health", (c) => c.json({ ok: true }));
@@ -42,14 +47,27 @@ app.get("/api/tunnel", async (c) => {
   return machineStub(c.env, machine.id).fetch(new Request(c.req.raw.url, { headers }));
 });
 
+// Sign-in / sign-out / which mode (public: they are how a browser gets an identity).
+app.route("/api/auth", authRoutes);
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
 app.use("/api/*", async (c, next) => {
-  const user = await resolveIdentity(c.env, c.req.raw);
-  if (!user) return apiError(c, 401, "UNAUTHENTICATED", "sign in required");
-  c.set("user", user);
+  // CSRF: a write carrying ambient browser credentials must come from our own origin. In dev mode
+  // (loopback, no credentials) local scripts without an Origin are fine, a foreign page is not.
+  if (!SAFE_METHODS.has(c.req.method)) {
+    const origin = c.req.header("Origin");
+    const ok = authMode(c.env) === "dev" ? origin === undefined || sameOriginWrite(c.env, c.req.raw) : sameOriginWrite(c.env, c.req.raw);
+    if (!ok) return apiError(c, 403, "BAD_ORIGIN", "cross-site request refused");
+  }
+  const identity = await resolveIdentity(c.env, c.req.raw);
+  if (!identity) return apiError(c, 401, "UNAUTHENTICATED", "sign in required");
+  c.set("user", identity.user);
+  c.set("via", identity.via);
   await next();
 });
 
-app.get("/api/me", (c) => c.json(c.get("user")));
+app.get("/api/me", (c) => c.json({ ...c.get("user"), authMode: c.get("via") }));
 
 app.get("/api/machines", async (c) => c.json({ machines: await listMachines(c.env.DB, c.get("user").id) }));
 
@@ -99,6 +117,57 @@ app.get("/api/sessions/:id", async (c) => {
   if (!m) return apiError(c, 404, "NOT_FOUND", "no such session");
   const { ownerId: _o, ...session } = m.session;
   return c.json({ session, role: m.role });
+});
+
+app.get("/api/sessions/:id/members", async (c) => {
+  const m = await membership(c.env, c.req.param("id"), c.get("user"));
+  if (!m) return apiError(c, 404, "NOT_FOUND", "no such session");
+  return c.json({ members: await listMembers(c.env.DB, m.session.id, m.session.ownerId), role: m.role });
+});
+
+/** Owner-only member management; anyone else who can see the session gets 403, others 404. */
+async function ownerOf(c: { env: Env; req: { param: (k: "id") => string }; get: (k: "user") => User }) {
+  const m = await membership(c.env, c.req.param("id"), c.get("user"));
+  if (!m) return { status: 404 as const, code: "NOT_FOUND", message: "no such session" };
+  if (m.role !== "owner") return { status: 403 as const, code: "FORBIDDEN", message: "only the session owner manages members" };
+  return m;
+}
+
+app.post("/api/sessions/:id/members", async (c) => {
+  const m = await ownerOf(c);
+  if ("status" in m) return apiError(c, m.status, m.code, m.message);
+  const parsed = AddMemberBody.safeParse(await c.req.json().catch(() => null));
+  if (!parsed.success) return apiError(c, 400, "BAD_REQUEST", parsed.error.issues[0]?.message ?? "invalid body");
+  const { email, role } = parsed.data;
+  if (email === c.get("user").email) return apiError(c, 400, "BAD_REQUEST", "you already own this session");
+  // Adding an address creates its user: that is the invitation (builtin sign-in admits invited users).
+  const user = await upsertUser(c.env.DB, email, email.split("@")[0] ?? email);
+  await setMember(c.env.DB, m.session.id, user.id, role);
+  await roomStub(c.env, m.session.id).viewerAccessChanged(user.id);
+  return c.json({ members: await listMembers(c.env.DB, m.session.id, m.session.ownerId) }, 201);
+});
+
+app.patch("/api/sessions/:id/members/:userId", async (c) => {
+  const m = await ownerOf(c);
+  if ("status" in m) return apiError(c, m.status, m.code, m.message);
+  const parsed = SetRoleBody.safeParse(await c.req.json().catch(() => null));
+  if (!parsed.success) return apiError(c, 400, "BAD_REQUEST", parsed.error.issues[0]?.message ?? "invalid body");
+  const userId = c.req.param("userId");
+  if (userId === m.session.ownerId) return apiError(c, 400, "BAD_REQUEST", "the owner's role cannot change");
+  if (!(await sessionRole(c.env.DB, m.session.id, userId))) return apiError(c, 404, "NOT_FOUND", "not a member");
+  await setMember(c.env.DB, m.session.id, userId, parsed.data.role);
+  await roomStub(c.env, m.session.id).viewerAccessChanged(userId);
+  return c.json({ members: await listMembers(c.env.DB, m.session.id, m.session.ownerId) });
+});
+
+app.delete("/api/sessions/:id/members/:userId", async (c) => {
+  const m = await ownerOf(c);
+  if ("status" in m) return apiError(c, m.status, m.code, m.message);
+  const userId = c.req.param("userId");
+  if (userId === m.session.ownerId) return apiError(c, 400, "BAD_REQUEST", "the owner cannot be removed");
+  if (!(await removeMember(c.env.DB, m.session.id, userId))) return apiError(c, 404, "NOT_FOUND", "not a member");
+  await roomStub(c.env, m.session.id).viewerAccessChanged(userId);
+  return c.json({ members: await listMembers(c.env.DB, m.session.id, m.session.ownerId) });
 });
 
 app.get("/api/sessions/:id/ws", async (c) => {

@@ -5,6 +5,8 @@ declare global {
   namespace Cloudflare {
     interface Env extends WorkerEnv {
       TEST_MIGRATIONS: D1Migration[];
+      /** worker-access project: the private JWK matching the JWKS served to the Worker. */
+      TEST_ACCESS_PRIVATE_JWK?: string;
     }
     interface GlobalProps {
       mainModule: typeof import("../../worker/index");

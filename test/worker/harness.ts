@@ -8,7 +8,8 @@ import type { AgentConfig, DaemonEvent, MachineCommand, MachineFrame } from "../
 import { TUNNEL_TOKEN_HEADER } from "../../shared/tunnel-protocol";
 import type { ClientOp, ServerFrame, SessionEvent } from "../../shared/viewer-protocol";
 
-export const ORIGIN = "http://baton.test";
+/** Dev identity is only granted to loopback hosts (worker/auth/identity.ts). */
+export const ORIGIN = "http://localhost";
 const worker = () => exports.default;
 
 export async function api<T = any>(path: string, init?: RequestInit): Promise<{ status: number; body: T }> {

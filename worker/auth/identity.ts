@@ -1,47 +1,83 @@
 /**
  * Who is calling. Modes (env AUTH_MODE):
- * - "dev": a fixed local identity — only for `npm start` and tests on loopback.
- * - "access": Cloudflare Access in front; the `Cf-Access-Jwt-Assertion` JWT is verified against the
- *   team's JWKS with the application audience.
+ * - "dev": a fixed local identity — only for `npm start` and tests, and only for requests to a loopback
+ *   host, so a mistaken deploy with AUTH_MODE=dev is closed, not open.
+ * - "access": Cloudflare Access in front; the `Cf-Access-Jwt-Assertion` JWT is verified (worker/auth/access-jwt.ts).
+ * - "builtin": email + one-time code sign-in; a session cookie (worker/auth/login-codes.ts, auth-sessions.ts).
+ * Anything else (including unset) authenticates nobody.
  */
-import { createRemoteJWKSet, jwtVerify } from "jose";
 import { upsertUser, type User } from "../directory";
 import type { Env } from "../env";
+import { ACCESS_JWT_HEADER, verifyAccessJwt } from "./access-jwt";
+import { SESSION_COOKIE, userForAuthSession } from "./auth-sessions";
 
 export const DEV_USER = { email: "dev@localhost", name: "Developer" } as const;
 
-let jwks: { url: string; set: ReturnType<typeof createRemoteJWKSet> } | null = null;
+export const AuthMode = { dev: "dev", access: "access", builtin: "builtin" } as const;
+export type AuthMode = (typeof AuthMode)[keyof typeof AuthMode];
 
-export async function resolveIdentity(env: Env, request: Request): Promise<User | null> {
-  switch (env.AUTH_MODE) {
+/** How the identity was proven: cookie-borne ones (Access also rides on a cookie) need CSRF checks. */
+export type Identity = { user: User; via: AuthMode };
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+export function isLoopback(url: string): boolean {
+  return LOOPBACK_HOSTS.has(new URL(url).hostname);
+}
+
+export function authMode(env: Env): AuthMode | null {
+  const m = env.AUTH_MODE;
+  return m === "dev" || m === "access" || m === "builtin" ? m : null;
+}
+
+/** A cookie value from the Cookie header (first match), without a cookie library. */
+export function readCookie(request: Request, name: string): string | undefined {
+  for (const part of (request.headers.get("Cookie") ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+export async function resolveIdentity(env: Env, request: Request): Promise<Identity | null> {
+  const mode = authMode(env);
+  switch (mode) {
     case "dev":
-      return upsertUser(env.DB, DEV_USER.email, DEV_USER.name);
+      if (!isLoopback(request.url)) return null;
+      return { user: await upsertUser(env.DB, DEV_USER.email, DEV_USER.name), via: mode };
     case "access": {
-      const token = request.headers.get("Cf-Access-Jwt-Assertion");
-      if (!token || !env.ACCESS_TEAM_DOMAIN || !env.ACCESS_AUD) return null;
-      const issuer = `https://${env.ACCESS_TEAM_DOMAIN}`;
-      const url = `${issuer}/cdn-cgi/access/certs`;
-      if (!jwks || jwks.url !== url) jwks = { url, set: createRemoteJWKSet(new URL(url)) };
-      try {
-        const { payload } = await jwtVerify(token, jwks.set, { issuer, audience: env.ACCESS_AUD });
-        const email = typeof payload["email"] === "string" ? payload["email"] : null;
-        if (!email) return null;
-        return upsertUser(env.DB, email, email.split("@")[0] ?? email);
-      } catch {
-        return null;
-      }
+      if (!env.ACCESS_TEAM_DOMAIN || !env.ACCESS_AUD) return null;
+      const claims = await verifyAccessJwt({ teamDomain: env.ACCESS_TEAM_DOMAIN, audience: env.ACCESS_AUD }, request.headers.get(ACCESS_JWT_HEADER));
+      if (!claims) return null;
+      return { user: await upsertUser(env.DB, claims.email, claims.name ?? claims.email.split("@")[0] ?? claims.email), via: mode };
     }
-    default:
+    case "builtin": {
+      const user = await userForAuthSession(env.DB, readCookie(request, SESSION_COOKIE));
+      return user ? { user, via: mode } : null;
+    }
+    case null:
       return null;
   }
+}
+
+function allowedOrigins(env: Env, request: Request): string[] {
+  const extra = (env.ALLOWED_ORIGINS ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  return [new URL(request.url).origin, ...extra];
 }
 
 /** A browser always sends Origin on a WebSocket upgrade; it must be this site (or an allowed one). */
 export function originAllowed(env: Env, request: Request): boolean {
   const origin = request.headers.get("Origin");
   if (origin === null) return true;
-  const self = new URL(request.url).origin;
-  if (origin === self) return true;
-  const extra = (env.ALLOWED_ORIGINS ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  return extra.includes(origin);
+  return allowedOrigins(env, request).includes(origin);
+}
+
+/**
+ * CSRF guard for state-changing requests carrying browser credentials (cookies, Access): the
+ * Origin header must be present and ours. Browsers always send Origin on cross-origin requests and
+ * on same-origin non-GET fetches, so a missing Origin means "not a browser we can trust".
+ */
+export function sameOriginWrite(env: Env, request: Request): boolean {
+  const origin = request.headers.get("Origin");
+  return origin !== null && allowedOrigins(env, request).includes(origin);
 }

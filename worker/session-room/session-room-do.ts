@@ -39,6 +39,8 @@ import { Fate, type RoomSettings, RoomStore, type SessionMeta } from "./room-sto
 /** Snapshot pages stay well under the platform's 1 MiB WebSocket message limit. */
 const SNAPSHOT_PAGE_BYTES = 512 * 1024;
 export const VIEWER_HEADER = "x-baton-viewer";
+/** Close code when a viewer's role changed or they lost access; the client reconnects and re-checks. */
+export const CLOSE_ACCESS_CHANGED = 4403;
 
 type Attachment = { viewer: Viewer; connectedAt: number };
 type OpOf<K extends ClientOp["op"]> = Extract<ClientOp, { op: K }>;
@@ -76,6 +78,25 @@ export class SessionRoom extends DurableObject<Env> {
       queueLength: this.store.queueLength(),
       headSeq: this.store.headSeq(),
     };
+  }
+
+  /**
+   * A member's role changed or they were removed: close their sockets so the reconnect re-checks
+   * membership and carries the new role (a socket's role is fixed at upgrade).
+   */
+  async viewerAccessChanged(userId: string): Promise<number> {
+    let closed = 0;
+    for (const ws of this.ctx.getWebSockets()) {
+      const att = ws.deserializeAttachment() as Attachment | null;
+      if (att?.viewer.id !== userId) continue;
+      try {
+        ws.close(CLOSE_ACCESS_CHANGED, "access changed");
+        closed++;
+      } catch {
+        /* already closed */
+      }
+    }
+    return closed;
   }
 
   override async fetch(request: Request): Promise<Response> {

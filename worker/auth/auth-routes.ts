@@ -1,0 +1,91 @@
+/**
+ * /api/auth/*: which sign-in the deployment uses, and the built-in email-code sign-in.
+ * These routes run before the identity middleware (they are how a browser gets an identity).
+ */
+import { Hono } from "hono";
+import { deleteCookie, setCookie } from "hono/cookie";
+import { apiError } from "../api-error";
+import { isInvited, upsertUser } from "../directory";
+import type { Env } from "../env";
+import { AUTH_SESSION_TTL_MS, createAuthSession, deleteAuthSession, SESSION_COOKIE } from "./auth-sessions";
+import { authMode, isLoopback, readCookie, sameOriginWrite } from "./identity";
+import { allowListed, checkLoginCode, issueLoginCode, LOGIN_CODE_TTL_MS, normalizeEmail } from "./login-codes";
+import { sendLoginMail } from "./mailer";
+
+/** Only for `npm start` on localhost: a fixed HMAC key so builtin mode can be tried without setup. */
+const LOCAL_DEV_SECRET = "baton-local-development-only";
+
+export const authRoutes = new Hono<{ Bindings: Env }>();
+
+authRoutes.get("/config", (c) => c.json({ mode: authMode(c.env) }));
+
+// Every write here must come from our own pages (login CSRF, forced sign-out).
+authRoutes.use("*", async (c, next) => {
+  if (c.req.method !== "GET" && !sameOriginWrite(c.env, c.req.raw)) return apiError(c, 403, "BAD_ORIGIN", "cross-site request refused");
+  await next();
+});
+
+function codeSecret(env: Env, url: string): string | null {
+  if (env.AUTH_SECRET && env.AUTH_SECRET.length >= 16) return env.AUTH_SECRET;
+  return isLoopback(url) ? LOCAL_DEV_SECRET : null;
+}
+
+const SENT = { ok: true, message: "If this address may sign in, a code is on its way." } as const;
+
+authRoutes.post("/code", async (c) => {
+  if (authMode(c.env) !== "builtin") return apiError(c, 404, "NOT_FOUND", "built-in sign-in is not enabled");
+  const secret = codeSecret(c.env, c.req.url);
+  if (!secret) return apiError(c, 503, "AUTH_NOT_CONFIGURED", "the server has no AUTH_SECRET; ask your admin");
+  const body = (await c.req.json().catch(() => null)) as { email?: unknown } | null;
+  const email = normalizeEmail(body?.email);
+  if (!email) return apiError(c, 400, "BAD_EMAIL", "enter a valid email address");
+  const allowed = allowListed(email, c.env.BUILTIN_ALLOWED_EMAILS, c.env.BUILTIN_ALLOWED_DOMAINS) || (await isInvited(c.env.DB, email));
+  // Same answer for addresses that may not sign in: the form does not reveal who is on the list.
+  if (!allowed) return c.json(SENT);
+  const issued = await issueLoginCode(c.env.DB, secret, email);
+  if (issued === "rate_limited") return apiError(c, 429, "RATE_LIMITED", "too many codes requested for this address; try again later");
+  const site = new URL(c.req.url).host;
+  const sent = await sendLoginMail(c.env, { to: email, code: issued.code, site, ttlMinutes: LOGIN_CODE_TTL_MS / 60_000 }, isLoopback(c.req.url));
+  if (sent === "not_configured") return apiError(c, 503, "MAIL_NOT_CONFIGURED", "the server cannot send email yet; ask your admin");
+  if (sent === "failed") return apiError(c, 502, "MAIL_FAILED", "the code could not be sent; try again");
+  return c.json(SENT);
+});
+
+authRoutes.post("/verify", async (c) => {
+  if (authMode(c.env) !== "builtin") return apiError(c, 404, "NOT_FOUND", "built-in sign-in is not enabled");
+  const secret = codeSecret(c.env, c.req.url);
+  if (!secret) return apiError(c, 503, "AUTH_NOT_CONFIGURED", "the server has no AUTH_SECRET; ask your admin");
+  const body = (await c.req.json().catch(() => null)) as { email?: unknown; code?: unknown } | null;
+  const email = normalizeEmail(body?.email);
+  const code = typeof body?.code === "string" ? body.code.slice(0, 32) : "";
+  if (!email || !code) return apiError(c, 400, "BAD_REQUEST", "email and code are required");
+  const result = await checkLoginCode(c.env.DB, secret, email, code);
+  switch (result) {
+    case "invalid":
+      return apiError(c, 401, "BAD_CODE", "that code is not right");
+    case "expired":
+      return apiError(c, 401, "CODE_EXPIRED", "that code has expired; request a new one");
+    case "too_many_attempts":
+      return apiError(c, 429, "TOO_MANY_ATTEMPTS", "too many wrong codes; request a new one");
+    case "ok":
+      break;
+  }
+  const user = await upsertUser(c.env.DB, email, email.split("@")[0] ?? email);
+  const session = await createAuthSession(c.env.DB, user.id);
+  const url = new URL(c.req.url);
+  setCookie(c, SESSION_COOKIE, session.value, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "Lax",
+    // Browsers drop Secure cookies on plain http; local development on http://localhost is the only exception.
+    secure: url.protocol === "https:" || !isLoopback(c.req.url),
+    maxAge: Math.floor(AUTH_SESSION_TTL_MS / 1000),
+  });
+  return c.json({ user });
+});
+
+authRoutes.post("/signout", async (c) => {
+  await deleteAuthSession(c.env.DB, readCookie(c.req.raw, SESSION_COOKIE));
+  deleteCookie(c, SESSION_COOKIE, { path: "/", secure: new URL(c.req.url).protocol === "https:" || !isLoopback(c.req.url) });
+  return c.json({ ok: true });
+});
