@@ -1,0 +1,173 @@
+/**
+ * AUTH_MODE=builtin: email + one-time code sign-in delivered through the configured HTTP mail API
+ * (served by the test's outbound handler), hashed codes and sessions, cookie flags, expiry, attempt
+ * and rate limits, allow lists and invitations, sign-out, CSRF.
+ */
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { LOGIN_CODE_DIGITS, MAX_CODE_ATTEMPTS, MAX_CODES_PER_WINDOW } from "../../worker/auth/login-codes";
+import { AuthedViewer, call } from "./auth-harness";
+import { ORIGIN, TestDaemon, waitFor } from "./harness";
+
+type Mail = { to: string; subject: string; text: string; auth: string | null };
+
+async function outbox(to: string): Promise<Mail[]> {
+  return (await fetch(`https://mail.test/outbox?to=${encodeURIComponent(to)}`)).json();
+}
+
+async function requestCode(email: string): Promise<string> {
+  const before = (await outbox(email)).length;
+  const r = await call("/api/auth/code", { method: "POST", body: JSON.stringify({ email }) });
+  expect(r.status).toBe(200);
+  const mails = await outbox(email);
+  expect(mails.length).toBe(before + 1);
+  const m = /\b(\d{6,})\b/.exec(mails.at(-1)!.text);
+  expect(m).not.toBeNull();
+  return m![1]!;
+}
+
+async function signIn(email: string): Promise<{ cookie: string; setCookie: string }> {
+  const code = await requestCode(email);
+  const r = await call<{ user: { email: string } }>("/api/auth/verify", { method: "POST", body: JSON.stringify({ email, code }) });
+  expect(r.status).toBe(200);
+  expect(r.body.user.email).toBe(email);
+  const setCookie = r.headers.get("set-cookie")!;
+  return { cookie: setCookie.split(";")[0]!, setCookie };
+}
+
+const verify = (email: string, code: string) => call("/api/auth/verify", { method: "POST", body: JSON.stringify({ email, code }) });
+
+describe("builtin sign-in", () => {
+  it("announces the mode and refuses unauthenticated calls", async () => {
+    expect((await call("/api/auth/config")).body).toEqual({ mode: "builtin" });
+    expect((await call("/api/me")).status).toBe(401);
+    expect((await call("/api/sessions")).status).toBe(401);
+    expect((await call("/api/dev/pair", { method: "POST", body: "{}" })).status).toBe(401);
+    expect((await AuthedViewer.upgrade("any", {})).status).toBe(401);
+  });
+
+  it("mails a code through the configured API, stores only hashes, and sets an httpOnly Lax cookie", async () => {
+    const email = "alice@example.com";
+    const code = await requestCode(email);
+    expect(code).toHaveLength(LOGIN_CODE_DIGITS);
+    const mail = (await outbox(email)).at(-1)!;
+    expect(mail.auth).toBe("Bearer test-mail-key");
+    expect(mail.subject).toContain(code);
+    const row = await env.DB.prepare("SELECT code_hash FROM login_codes WHERE email = ? ORDER BY created_at DESC").bind(email).first<{ code_hash: string }>();
+    expect(row!.code_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row!.code_hash).not.toContain(code);
+
+    const r = await verify(email, code);
+    expect(r.status).toBe(200);
+    const setCookie = r.headers.get("set-cookie")!;
+    expect(setCookie).toMatch(/^baton_session=[A-Za-z0-9_-]{40,};/);
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    expect(setCookie).toMatch(/Max-Age=\d+/);
+    const cookie = setCookie.split(";")[0]!;
+    const stored = await env.DB.prepare("SELECT id_hash FROM auth_sessions").all<{ id_hash: string }>();
+    expect(stored.results.some((s) => cookie.includes(s.id_hash))).toBe(false);
+
+    const me = await call<{ email: string; authMode: string }>("/api/me", { headers: { Cookie: cookie } });
+    expect(me.body).toMatchObject({ email, authMode: "builtin" });
+    // A code works once.
+    expect((await verify(email, code)).status).toBe(401);
+  });
+
+  it("marks the cookie Secure on a non-loopback host", async () => {
+    const email = "secure@team.example";
+    await requestCode(email);
+    const code = /\b(\d{6,})\b/.exec((await outbox(email)).at(-1)!.text)![1]!;
+    const site = "https://baton.example";
+    const r = await exports.default.fetch(`${site}/api/auth/verify`, {
+      method: "POST",
+      headers: { "content-type": "application/json", Origin: site },
+      body: JSON.stringify({ email, code }),
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("set-cookie")).toMatch(/;\s*Secure/i);
+  });
+
+  it("burns a code after too many wrong guesses and expires codes", async () => {
+    const email = "guesser@team.example";
+    const code = await requestCode(email);
+    const wrong = code === "000000" ? "111111" : "000000";
+    for (let i = 1; i < MAX_CODE_ATTEMPTS; i++) expect((await verify(email, wrong)).body).toMatchObject({ error: { code: "BAD_CODE" } });
+    expect((await verify(email, wrong)).status).toBe(429);
+    expect((await verify(email, code)).status).toBe(429);
+
+    const fresh = await requestCode(email);
+    await env.DB.prepare("UPDATE login_codes SET expires_at = ? WHERE email = ? AND consumed_at IS NULL").bind(Date.now() - 1, email).run();
+    expect((await verify(email, fresh)).body).toMatchObject({ error: { code: "CODE_EXPIRED" } });
+  });
+
+  it("a new code supersedes the previous one", async () => {
+    const email = "twice@team.example";
+    const first = await requestCode(email);
+    const second = await requestCode(email);
+    if (first !== second) expect((await verify(email, first)).status).toBe(401);
+    expect((await verify(email, second)).status).toBe(200);
+  });
+
+  it("rate limits code requests per address", async () => {
+    const email = "spam@team.example";
+    for (let i = 0; i < MAX_CODES_PER_WINDOW; i++) await requestCode(email);
+    const r = await call("/api/auth/code", { method: "POST", body: JSON.stringify({ email }) });
+    expect(r.status).toBe(429);
+    expect((await outbox(email)).length).toBe(MAX_CODES_PER_WINDOW);
+  });
+
+  it("only allow-listed or invited addresses receive codes (same answer either way)", async () => {
+    const stranger = "mallory@elsewhere.example";
+    const r = await call("/api/auth/code", { method: "POST", body: JSON.stringify({ email: stranger }) });
+    expect(r.status).toBe(200);
+    expect(await outbox(stranger)).toEqual([]);
+    expect((await call("/api/auth/code", { method: "POST", body: JSON.stringify({ email: "not an email" }) })).status).toBe(400);
+
+    // Alice (allow-listed) pairs a machine, starts a session and invites the stranger as a viewer.
+    const { cookie } = await signIn("alice@example.com");
+    const h = { Cookie: cookie };
+    const pair = await call<{ machine: { id: string }; token: string }>("/api/machines", { method: "POST", headers: h, body: "{}" });
+    expect(pair.status).toBe(201);
+    const daemon = new TestDaemon(pair.body.token);
+    await daemon.connect();
+    const s = await call<{ session: { id: string } }>("/api/sessions", {
+      method: "POST",
+      headers: h,
+      body: JSON.stringify({ machineId: pair.body.machine.id, agentId: "demo", cwd: "/work" }),
+    });
+    expect(s.status).toBe(201);
+    expect((await call(`/api/sessions/${s.body.session.id}/members`, { method: "POST", headers: h, body: JSON.stringify({ email: stranger, role: "viewer" }) })).status).toBe(201);
+
+    const invited = await signIn(stranger);
+    const v = await AuthedViewer.open(s.body.session.id, { Cookie: invited.cookie });
+    expect(v.welcome()?.viewer.role).toBe("viewer");
+    v.close();
+    daemon.close();
+  });
+
+  it("sign-out deletes the session; expired sessions are refused", async () => {
+    const a = await signIn("alice@example.com");
+    expect((await call("/api/me", { headers: { Cookie: a.cookie } })).status).toBe(200);
+    const out = await call("/api/auth/signout", { method: "POST", headers: { Cookie: a.cookie } });
+    expect(out.status).toBe(200);
+    expect(out.headers.get("set-cookie")).toMatch(/baton_session=;.*Max-Age=0/i);
+    expect((await call("/api/me", { headers: { Cookie: a.cookie } })).status).toBe(401);
+
+    const b = await signIn("alice@example.com");
+    await env.DB.prepare("UPDATE auth_sessions SET expires_at = ?").bind(Date.now() - 1).run();
+    expect((await call("/api/me", { headers: { Cookie: b.cookie } })).status).toBe(401);
+  });
+
+  it("refuses cross-site writes and sign-in posts (CSRF)", async () => {
+    const { cookie } = await signIn("alice@example.com");
+    const evil = { Cookie: cookie, Origin: "https://evil.example" };
+    expect((await call("/api/machines", { method: "POST", headers: evil, body: "{}" })).status).toBe(403);
+    expect((await call("/api/machines", { method: "POST", headers: { Cookie: cookie, Origin: "" }, body: "{}" })).status).toBe(403);
+    expect((await call("/api/auth/signout", { method: "POST", headers: evil })).status).toBe(403);
+    expect((await call("/api/auth/code", { method: "POST", headers: { Origin: "https://evil.example" }, body: JSON.stringify({ email: "alice@example.com" }) })).status).toBe(403);
+    // The session survived the forged sign-out.
+    expect((await call("/api/me", { headers: { Cookie: cookie } })).status).toBe(200);
+    expect(ORIGIN).toBe("http://localhost");
+  });
+});
