@@ -68,6 +68,10 @@ describe("fold: queue (the seed's cases)", () => {
     expect(s.steer).toEqual({});
     expect(s.turnActive).toBe(true);
     expect(rowsOf(s, "user").map((r) => r.messageId)).toEqual(["m", "q"]);
+    // The delivered row says how it got there; the row it came after is untouched.
+    expect(rowsOf(s, "user").map((r) => r.steered)).toEqual([undefined, "injected"]);
+    const again = run([ev({ kind: "steer_result", id: "q", outcome: "injected" })], s);
+    expect(again.rows).toBe(s.rows);
   });
 });
 

@@ -32,7 +32,16 @@ export type ToolContent =
 
 export type PlanEntry = { content: string; status: string; priority: string };
 
-export type UserRow = { kind: "user"; id: string; messageId: string; blocks: PromptBlock[]; author: Author; at: number };
+export type UserRow = {
+  kind: "user";
+  id: string;
+  messageId: string;
+  blocks: PromptBlock[];
+  author: Author;
+  at: number;
+  /** Delivered from the queue by steering: into the running turn, or the agent started a new one. */
+  steered?: "injected" | "startedNewTurn";
+};
 /** `streaming`: the row is still receiving chunks (the turn that produced it has not ended). */
 export type AgentRow = { kind: "agent"; id: string; text: string; streaming: boolean };
 export type ThoughtRow = { kind: "thought"; id: string; text: string; streaming: boolean };
@@ -440,8 +449,14 @@ function applyEvent(state: FoldState, e: SessionEvent, logged: boolean): FoldSta
       return pushRow(s, { kind: "error", id, message: e.message, code: e.code ?? null });
     }
     case "steer_result":
-      // Marks the entry while it is still queued (failed / promptRequired / indeterminate); an
-      // injected entry already left the queue and its echo painted the row.
+      // A delivered entry already left the queue and its echo painted the row: mark that row.
+      if (e.outcome === "injected" || e.outcome === "startedNewTurn") {
+        const outcome = e.outcome;
+        const row = rowById(state, `user:${e.id}`);
+        if (!row || row.kind !== "user" || row.steered === outcome) return state;
+        return updateRow(state, row.id, "user", (r) => ({ ...r, steered: outcome }));
+      }
+      // Otherwise mark the entry while it is still queued (failed / promptRequired / indeterminate).
       if (!state.queue.some((q) => q.id === e.id)) return state;
       return { ...state, steer: { ...state.steer, [e.id]: e.outcome } };
     case "notice": {

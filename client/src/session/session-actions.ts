@@ -5,6 +5,7 @@
 import type { QueueEntry, QueueOpAck, SendAck } from "../../../shared/viewer-protocol";
 import type { OpInput, OpReply } from "../connection/op-client";
 import { blocksToDraft, type Draft, draftBlocks, EMPTY_DRAFT, mergeDraft, type SelectSpec } from "./composer-logic";
+import { editedBlocks, requeueId } from "./queue-logic";
 
 export type Notify = (text: string, kind?: "info" | "error") => void;
 
@@ -38,6 +39,12 @@ export function makeSessionActions(deps: SessionActionDeps) {
   const mint = deps.mintId ?? (() => crypto.randomUUID());
   /** Puts content back into the composer, after whatever was typed meanwhile. */
   const refill = (d: Draft) => deps.setDraft(mergeDraft(deps.draft(), d));
+
+  const restoreDraft = (entries: readonly Pick<QueueEntry, "blocks">[]): void => {
+    let d: Draft = EMPTY_DRAFT;
+    for (const e of entries) d = mergeDraft(d, blocksToDraft(e.blocks));
+    refill(d);
+  };
 
   const op = async (input: OpInput): Promise<OpReply> => {
     const reply = await deps.request(input);
@@ -83,16 +90,81 @@ export function makeSessionActions(deps: SessionActionDeps) {
     },
 
     steer: (id: string) => op({ op: "queue.steer", id }),
+
+    /** Explicit retry of an unconfirmed entry: steers again mid-turn; when idle it runs as the next turn. */
+    async retry(id: string): Promise<OpReply> {
+      const reply = await op({ op: "queue.steer", id });
+      if (reply.type === "ack" && reply.result["outcome"] === "requeued") deps.notify("It runs as the next turn.");
+      return reply;
+    },
+
+    /**
+     * Edit in place (`queue.edit`: id and position kept). True when the editor may close. If the
+     * entry already ran or left the queue, the edited text goes to the draft so nothing typed is lost.
+     */
+    async edit(entry: Pick<QueueEntry, "id" | "blocks">, text: string): Promise<boolean> {
+      const blocks = editedBlocks(entry.blocks, text);
+      if (!blocks) return false;
+      const reply = await deps.request({ op: "queue.edit", id: entry.id, blocks });
+      if (reply.type === "error") {
+        deps.notify(errorText(reply), "error");
+        return false;
+      }
+      const outcome = (reply.result as QueueOpAck).outcome;
+      if (outcome === "edited") return true;
+      refill(blocksToDraft(blocks));
+      deps.notify(
+        outcome === "already_sent" ? "Too late — that message already ran. Your edit is in the draft." : "That message left the queue. Your edit is in the draft.",
+        "error",
+      );
+      return true;
+    },
+
+    /** The entry being edited left the queue (ran, cancelled, Stop): keep the unsaved edit in the draft. */
+    editLost(entry: Pick<QueueEntry, "blocks">, text: string): void {
+      const blocks = editedBlocks(entry.blocks, text);
+      if (!blocks) return;
+      refill(blocksToDraft(blocks));
+      deps.notify("That message left the queue while you edited it. Your edit is in the draft.", "error");
+    },
     move: (id: string, before: string | null) => op({ op: "queue.move", id, before }),
     stop: () => op({ op: "turn.cancel" }),
     settings: (s: { queueDepth?: number; mergeQueued?: boolean }) => op({ op: "settings.set", ...s }),
 
-    /** "Restore to draft" for the entries a Stop dropped. */
-    restore(entries: readonly Pick<QueueEntry, "blocks">[]): void {
-      let d: Draft = EMPTY_DRAFT;
-      for (const e of entries) d = mergeDraft(d, blocksToDraft(e.blocks));
-      refill(d);
+    /**
+     * "Re-queue" for the entries a Stop dropped, in order: each is sent again (so when idle the first
+     * runs and the rest queue behind it). Ids derive from the dropped ids, so a second viewer doing the
+     * same runs nothing twice. What the queue cannot take (QUEUE_FULL, offline…) goes to the draft.
+     */
+    async requeue(entries: readonly Pick<QueueEntry, "id" | "blocks">[]): Promise<{ sent: number; queued: number; duplicate: number; kept: number }> {
+      const n = { sent: 0, queued: 0, duplicate: 0, kept: 0 };
+      for (let i = 0; i < entries.length; i++) {
+        const e = entries[i]!;
+        const reply = await deps.request({ op: "message.send", id: requeueId(e.id), blocks: e.blocks });
+        if (reply.type === "error") {
+          const rest = entries.slice(i);
+          restoreDraft(rest);
+          n.kept = rest.length;
+          const what = rest.length === 1 ? "1 message" : `${rest.length} messages`;
+          deps.notify(
+            reply.code === "QUEUE_FULL" ? `The queue is full — ${what} went back to your draft.` : `${errorText(reply)} (${what} went back to your draft.)`,
+            "error",
+          );
+          return n;
+        }
+        const ack = reply.result as SendAck;
+        if (ack.duplicate) n.duplicate++;
+        else if (ack.queued) n.queued++;
+        else n.sent++;
+      }
+      if (n.duplicate === entries.length) deps.notify("Those messages were already re-queued.");
+      else if (n.sent) deps.notify(n.queued ? "Re-queued — the first runs now, the rest wait in the queue." : "Sent again.");
+      else deps.notify("Re-queued behind the running turn.");
+      return n;
     },
+
+    /** "Restore to draft" for the entries a Stop dropped. */
+    restore: restoreDraft,
 
     async setConfig(spec: SelectSpec, value: string): Promise<OpReply> {
       const w = spec.write;

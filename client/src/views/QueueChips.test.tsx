@@ -16,12 +16,13 @@ const entry = (id: string, text: string, state: QueueEntry["state"] = "queued", 
   state,
 });
 const noop = () => {};
+const more = { onEdit: async () => true, onEditLost: noop, onRetry: noop };
 
 describe("QueueChips", () => {
   it("one chip: clock, 'Queued', monospace preview, ✎ and ×; no steer unless advertised", () => {
     const onCancel = vi.fn();
     const onTakeBack = vi.fn();
-    render(() => <QueueChips entries={[entry("q1", "fix the tests")]} canAct steering={false} onCancel={onCancel} onTakeBack={onTakeBack} onSteer={noop} onMove={noop} />);
+    render(() => <QueueChips entries={[entry("q1", "fix the tests")]} canAct steering={false} onCancel={onCancel} onTakeBack={onTakeBack} onSteer={noop} onMove={noop} {...more} />);
     const chip = screen.getByTestId("queue-chip");
     expect(chip).toHaveTextContent("Queued");
     expect(chip.querySelector(".chip-preview")).toHaveTextContent("fix the tests");
@@ -35,7 +36,7 @@ describe("QueueChips", () => {
 
   it("a stack: one chip per entry labelled by position, steer per entry when the agent supports it", () => {
     const onSteer = vi.fn();
-    render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two")]} canAct steering onCancel={noop} onTakeBack={noop} onSteer={onSteer} onMove={noop} />);
+    render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two")]} canAct steering onCancel={noop} onTakeBack={noop} onSteer={onSteer} onMove={noop} {...more} />);
     const chips = screen.getAllByTestId("queue-chip");
     expect(chips.map((c) => c.querySelector(".chip-label")?.textContent)).toEqual(["Queued · 1", "Queued · 2"]);
     const steers = screen.getAllByTestId("chip-steer");
@@ -44,37 +45,85 @@ describe("QueueChips", () => {
     expect(onSteer).toHaveBeenCalledWith("b");
   });
 
-  it("reorders with Alt+Arrow and the move buttons (queue.move's `before`)", () => {
+  it("reorders with Alt+Arrow and the move buttons (queue.move's `before`)", async () => {
     const onMove = vi.fn();
-    render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two"), entry("c", "three")]} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={onMove} />);
-    const chips = screen.getAllByTestId("queue-chip");
-    fireEvent.keyDown(chips[2]!, { key: "ArrowUp", altKey: true });
+    // The parent's entries never change here (no room): each move's pending order clears once it settles.
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two"), entry("c", "three")]} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={onMove} {...more} />);
+    const chip = (id: string) => screen.getAllByTestId("queue-chip").find((c) => c.dataset["entryId"] === id)!;
+    fireEvent.keyDown(chip("c"), { key: "ArrowUp", altKey: true });
     expect(onMove).toHaveBeenLastCalledWith("c", "b");
-    fireEvent.keyDown(chips[0]!, { key: "ArrowDown", altKey: true });
+    // Shown in its new place at once.
+    expect(screen.getAllByTestId("queue-chip").map((c) => c.dataset["entryId"])).toEqual(["a", "c", "b"]);
+    await settle();
+    expect(screen.getAllByTestId("queue-chip").map((c) => c.dataset["entryId"])).toEqual(["a", "b", "c"]);
+    fireEvent.keyDown(chip("a"), { key: "ArrowDown", altKey: true });
     expect(onMove).toHaveBeenLastCalledWith("a", "c");
-    fireEvent.keyDown(chips[1]!, { key: "ArrowDown", altKey: true });
+    await settle();
+    fireEvent.keyDown(chip("b"), { key: "ArrowDown", altKey: true });
     expect(onMove).toHaveBeenLastCalledWith("b", null);
+    await settle();
     // Plain arrows (no Alt) do nothing; the first cannot move earlier.
-    fireEvent.keyDown(chips[1]!, { key: "ArrowUp" });
-    fireEvent.keyDown(chips[0]!, { key: "ArrowUp", altKey: true });
+    fireEvent.keyDown(chip("b"), { key: "ArrowUp" });
+    fireEvent.keyDown(chip("a"), { key: "ArrowUp", altKey: true });
     expect(onMove).toHaveBeenCalledTimes(3);
+    expect(chip("a")).toHaveAttribute("aria-keyshortcuts", "Alt+ArrowUp Alt+ArrowDown");
     const earlier = screen.getAllByRole("button", { name: "Move earlier" });
     expect(earlier[0]).toBeDisabled();
     fireEvent.click(earlier[1]!);
     expect(onMove).toHaveBeenLastCalledWith("b", "a");
   });
 
-  it("drag and drop moves an entry onto another's place", () => {
-    const onMove = vi.fn();
-    render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two"), entry("c", "three")]} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={onMove} />);
-    const [a, , c] = screen.getAllByTestId("queue-chip");
-    fireEvent.dragStart(c!, { dataTransfer: { setData: noop, effectAllowed: "" } });
-    fireEvent.dragOver(a!);
-    fireEvent.drop(a!);
+  it("keyboard focus stays on a moved chip after the room answers", async () => {
+    const [entries, setEntries] = createSignal([entry("a", "one"), entry("b", "two")]);
+    const onMove = vi.fn(async () => {
+      setEntries((l) => [l[1]!, l[0]!]);
+    });
+    render(() => <QueueChips entries={entries()} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={onMove} {...more} />);
+    const b = screen.getAllByTestId("queue-chip")[1]!;
+    b.focus();
+    fireEvent.keyDown(b, { key: "ArrowUp", altKey: true });
+    await waitFor(() => expect(screen.getAllByTestId("queue-chip").map((c) => c.dataset["entryId"])).toEqual(["b", "a"]));
+    await waitFor(() => expect(document.activeElement?.getAttribute("data-entry-id")).toBe("b"));
+  });
+
+  it("a grip drag (touch or mouse pointer) moves an entry; the others slide to open the gap", () => {
+    const onMove = vi.fn(() => new Promise<void>(() => {}));
+    render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two"), entry("c", "three")]} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={onMove} {...more} />);
+    const chips = screen.getAllByTestId("queue-chip");
+    // jsdom has no layout: chips 48 px tall, 54 px apart.
+    chips.forEach((c, i) => (c.getBoundingClientRect = () => ({ top: i * 54, height: 48, bottom: i * 54 + 48, left: 0, right: 300, width: 300, x: 0, y: i * 54, toJSON: noop })));
+    const grip = chips[2]!.querySelector<HTMLElement>("[data-testid=chip-grip]")!;
+    fireEvent.pointerDown(grip, { pointerId: 7, pointerType: "touch", clientY: 130 });
+    fireEvent.pointerMove(grip, { pointerId: 7, pointerType: "touch", clientY: 5 });
+    expect(chips[2]).toHaveClass("dragging");
+    expect(chips[2]!.style.transform).toBe("translateY(-125px)");
+    expect(chips[0]!.style.transform).toBe("translateY(54px)");
+    expect(chips[1]!.style.transform).toBe("translateY(54px)");
+    // Another finger's moves are ignored.
+    fireEvent.pointerMove(grip, { pointerId: 8, pointerType: "touch", clientY: 400 });
+    fireEvent.pointerUp(grip, { pointerId: 7, pointerType: "touch", clientY: 5 });
     expect(onMove).toHaveBeenCalledWith("c", "a");
-    fireEvent.dragStart(a!, { dataTransfer: { setData: noop, effectAllowed: "" } });
-    fireEvent.drop(c!);
-    expect(onMove).toHaveBeenLastCalledWith("a", null);
+    // The new order shows at once, while the room's answer travels.
+    expect(screen.getAllByTestId("queue-chip").map((c) => c.dataset["entryId"])).toEqual(["c", "a", "b"]);
+    expect(chips[2]).not.toHaveClass("dragging");
+  });
+
+  it("a drag that ends where it began, or a cancelled pointer, moves nothing", () => {
+    const onMove = vi.fn();
+    render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two")]} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={onMove} {...more} />);
+    const chips = screen.getAllByTestId("queue-chip");
+    chips.forEach((c, i) => (c.getBoundingClientRect = () => ({ top: i * 54, height: 48, bottom: i * 54 + 48, left: 0, right: 300, width: 300, x: 0, y: i * 54, toJSON: noop })));
+    const grip = chips[0]!.querySelector<HTMLElement>("[data-testid=chip-grip]")!;
+    fireEvent.pointerDown(grip, { pointerId: 1, pointerType: "mouse", button: 0, clientY: 20 });
+    fireEvent.pointerMove(grip, { pointerId: 1, pointerType: "mouse", clientY: 40 });
+    fireEvent.pointerUp(grip, { pointerId: 1, pointerType: "mouse", clientY: 40 });
+    fireEvent.pointerDown(grip, { pointerId: 2, pointerType: "touch", clientY: 20 });
+    fireEvent.pointerMove(grip, { pointerId: 2, pointerType: "touch", clientY: 200 });
+    fireEvent.pointerCancel(grip, { pointerId: 2, pointerType: "touch" });
+    fireEvent.pointerUp(grip, { pointerId: 2, pointerType: "touch", clientY: 200 });
+    expect(onMove).not.toHaveBeenCalled();
+    expect(chips[0]!.style.transform).toBe("");
   });
 
   it("steering / unconfirmed entries and failed steers are labelled; a steering entry cannot be taken back", () => {
@@ -88,6 +137,7 @@ describe("QueueChips", () => {
         onTakeBack={noop}
         onSteer={noop}
         onMove={noop}
+        {...more}
       />
     ));
     const chips = screen.getAllByTestId("queue-chip");
@@ -98,14 +148,14 @@ describe("QueueChips", () => {
   });
 
   it("read-only viewers see the chip without controls; entries by others name their author", () => {
-    render(() => <QueueChips entries={[entry("a", "one", "queued", { id: "x", name: "Xan" })]} viewerId="me" canAct={false} steering onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={noop} />);
+    render(() => <QueueChips entries={[entry("a", "one", "queued", { id: "x", name: "Xan" })]} viewerId="me" canAct={false} steering onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={noop} {...more} />);
     expect(screen.getByTestId("queue-chip")).toHaveTextContent("Xan");
     expect(screen.queryByTestId("chip-cancel")).toBeNull();
     expect(screen.queryByTestId("chip-edit")).toBeNull();
   });
 
   it("renders nothing with an empty queue", () => {
-    render(() => <QueueChips entries={[]} canAct steering onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={noop} />);
+    render(() => <QueueChips entries={[]} canAct steering onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={noop} {...more} />);
     expect(screen.queryByTestId("queue-chip")).toBeNull();
   });
 });
@@ -135,6 +185,7 @@ describe("QueueChips wired to the session actions", () => {
           onTakeBack={(id) => void actions.takeBack(id)}
           onSteer={noop}
           onMove={noop}
+          {...more}
         />
         <Sender draft={draft()} onDraft={setDraft} turnActive canAct config={null} onSend={noop} onStop={noop} onSelect={noop} />
       </>
@@ -167,5 +218,178 @@ describe("QueueChips wired to the session actions", () => {
     fireEvent.click(screen.getByTestId("chip-edit"));
     await waitFor(() => expect(notify).toHaveBeenCalledWith(expect.stringMatching(/already ran/), "error"));
     expect(input.value).toBe("");
+  });
+});
+
+describe("QueueChips: edit in place (depth > 1)", () => {
+  const three = () => [entry("a", "one"), entry("b", "two"), entry("c", "three")];
+
+  it("✎ opens an inline editor prefilled with the entry; Enter saves through onEdit and closes", async () => {
+    const onEdit = vi.fn(async () => true);
+    const onTakeBack = vi.fn();
+    render(() => <QueueChips entries={three()} queueDepth={3} canAct steering={false} onCancel={noop} onTakeBack={onTakeBack} onSteer={noop} onMove={noop} onEdit={onEdit} onEditLost={noop} onRetry={noop} />);
+    const edit = screen.getAllByTestId("chip-edit")[1]!;
+    expect(edit).toHaveAccessibleName("Edit queued message");
+    fireEvent.click(edit);
+    const input = screen.getByTestId("chip-editor-input") as HTMLTextAreaElement;
+    expect(input.value).toBe("two");
+    expect(document.activeElement).toBe(input);
+    // One editor at a time; the other chips' ✎ wait.
+    expect(screen.getAllByTestId("chip-edit").every((b) => (b as HTMLButtonElement).disabled)).toBe(true);
+    fireEvent.input(input, { target: { value: "two, edited" } });
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(onEdit).toHaveBeenCalledWith(expect.objectContaining({ id: "b" }), "two, edited");
+    await waitFor(() => expect(screen.queryByTestId("chip-editor")).toBeNull());
+    expect(onTakeBack).not.toHaveBeenCalled();
+  });
+
+  it("Escape and Cancel close without saving; Save is disabled for empty text; 'To draft' takes it back", () => {
+    const onEdit = vi.fn(async () => true);
+    const onTakeBack = vi.fn();
+    render(() => <QueueChips entries={three()} queueDepth={3} canAct steering={false} onCancel={noop} onTakeBack={onTakeBack} onSteer={noop} onMove={noop} onEdit={onEdit} onEditLost={noop} onRetry={noop} />);
+    fireEvent.click(screen.getAllByTestId("chip-edit")[0]!);
+    fireEvent.keyDown(screen.getByTestId("chip-editor-input"), { key: "Escape" });
+    expect(screen.queryByTestId("chip-editor")).toBeNull();
+    fireEvent.click(screen.getAllByTestId("chip-edit")[0]!);
+    fireEvent.input(screen.getByTestId("chip-editor-input"), { target: { value: "  " } });
+    expect(screen.getByTestId("chip-edit-save")).toBeDisabled();
+    fireEvent.click(screen.getByTestId("chip-edit-cancel"));
+    expect(screen.queryByTestId("chip-editor")).toBeNull();
+    fireEvent.click(screen.getAllByTestId("chip-edit")[2]!);
+    fireEvent.click(screen.getByTestId("chip-edit-draft"));
+    expect(onTakeBack).toHaveBeenCalledWith("c");
+    expect(onEdit).not.toHaveBeenCalled();
+  });
+
+  it("the editor stays open when the save fails (nothing typed is lost)", async () => {
+    const onEdit = vi.fn(async () => false);
+    render(() => <QueueChips entries={three()} queueDepth={3} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={noop} onEdit={onEdit} onEditLost={noop} onRetry={noop} />);
+    fireEvent.click(screen.getAllByTestId("chip-edit")[0]!);
+    fireEvent.input(screen.getByTestId("chip-editor-input"), { target: { value: "kept" } });
+    fireEvent.click(screen.getByTestId("chip-edit-save"));
+    await waitFor(() => expect(onEdit).toHaveBeenCalled());
+    await new Promise((r) => setTimeout(r, 0));
+    expect((screen.getByTestId("chip-editor-input") as HTMLTextAreaElement).value).toBe("kept");
+  });
+
+  it("the entry leaving the queue under a changed editor hands the text over once; an unchanged one just closes", () => {
+    const [entries, setEntries] = createSignal(three());
+    const onEditLost = vi.fn();
+    render(() => <QueueChips entries={entries()} queueDepth={3} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={noop} onEdit={async () => true} onEditLost={onEditLost} onRetry={noop} />);
+    fireEvent.click(screen.getAllByTestId("chip-edit")[0]!);
+    fireEvent.input(screen.getByTestId("chip-editor-input"), { target: { value: "one, better" } });
+    setEntries((l) => l.slice(1));
+    expect(onEditLost).toHaveBeenCalledTimes(1);
+    expect(onEditLost).toHaveBeenCalledWith(expect.objectContaining({ id: "a" }), "one, better");
+    expect(screen.queryByTestId("chip-editor")).toBeNull();
+    fireEvent.click(screen.getAllByTestId("chip-edit")[0]!);
+    setEntries((l) => l.slice(1));
+    expect(onEditLost).toHaveBeenCalledTimes(1);
+  });
+
+  it("says so when another viewer changed the entry under the editor", () => {
+    const [entries, setEntries] = createSignal(three());
+    render(() => <QueueChips entries={entries()} queueDepth={3} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={noop} {...more} />);
+    fireEvent.click(screen.getAllByTestId("chip-edit")[1]!);
+    expect(screen.getByTestId("chip-editor")).not.toHaveTextContent(/someone else/);
+    setEntries((l) => [l[0]!, { ...l[1]!, blocks: [{ type: "text", text: "two (theirs)" }] }, l[2]!]);
+    expect(screen.getByTestId("chip-editor")).toHaveTextContent(/Changed by someone else/);
+  });
+});
+
+describe("QueueChips: unconfirmed steer", () => {
+  it("an indeterminate entry offers an explicit retry (steer mid-turn, run next when idle) and cancel — no steer button", () => {
+    const onRetry = vi.fn();
+    const [active, setActive] = createSignal(true);
+    render(() => (
+      <QueueChips entries={[entry("i", "maybe", "indeterminate")]} canAct steering={active()} turnActive={active()} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={noop} onEdit={async () => true} onEditLost={noop} onRetry={onRetry} />
+    ));
+    const chip = screen.getByTestId("queue-chip");
+    expect(chip).toHaveTextContent("Unconfirmed");
+    expect(chip).toHaveTextContent("may have reached the agent");
+    expect(screen.queryByTestId("chip-steer")).toBeNull();
+    expect(screen.getByTestId("chip-retry")).toHaveTextContent("Retry");
+    fireEvent.click(screen.getByTestId("chip-retry"));
+    expect(onRetry).toHaveBeenCalledWith("i");
+    setActive(false);
+    expect(screen.getByTestId("chip-retry")).toHaveTextContent("Send");
+    expect(screen.getByTestId("chip-cancel")).toBeInTheDocument();
+  });
+});
+
+describe("session actions: edit, retry, re-queue", () => {
+  function actionsWith(reply: (op: OpInput, i: number) => OpReply, initial = "") {
+    const sent: OpInput[] = [];
+    const notify = vi.fn();
+    const [draft, setDraft] = createSignal<Draft>({ ...EMPTY_DRAFT, text: initial });
+    const actions = makeSessionActions({
+      request: async (op) => {
+        sent.push(op);
+        return reply(op, sent.length - 1);
+      },
+      draft,
+      setDraft,
+      notify,
+    });
+    return { actions, sent, notify, draft };
+  }
+  const ack = (op: string, result: Record<string, unknown>): OpReply => ({ type: "ack", rid: "r", op, result });
+
+  it("edit sends queue.edit with the new text (attachments kept) and leaves the draft alone", async () => {
+    const image = { type: "image" as const, mimeType: "image/png", data: "AA" };
+    const { actions, sent, draft } = actionsWith(() => ack("queue.edit", { outcome: "edited" }), "mine");
+    expect(await actions.edit({ id: "q", blocks: [{ type: "text", text: "old" }, image] }, "new")).toBe(true);
+    expect(sent).toEqual([{ op: "queue.edit", id: "q", blocks: [{ type: "text", text: "new" }, image] }]);
+    expect(draft().text).toBe("mine");
+  });
+
+  it("an edit that lost the race to the flush (already_sent) lands in the draft with a note", async () => {
+    const { actions, notify, draft } = actionsWith(() => ack("queue.edit", { outcome: "already_sent" }), "typing");
+    expect(await actions.edit({ id: "q", blocks: [{ type: "text", text: "old" }] }, "improved")).toBe(true);
+    expect(draft().text).toBe("typing\n\nimproved");
+    expect(notify).toHaveBeenCalledWith(expect.stringMatching(/already ran/), "error");
+  });
+
+  it("a refused edit keeps the editor open", async () => {
+    const { actions, notify } = actionsWith(() => ({ type: "error", rid: "r", code: "RATE_LIMITED", message: "slow" }));
+    expect(await actions.edit({ id: "q", blocks: [{ type: "text", text: "old" }] }, "x")).toBe(false);
+    expect(notify).toHaveBeenCalledWith(expect.stringMatching(/Slow down/), "error");
+  });
+
+  it("retry says when the entry runs as the next turn", async () => {
+    const { actions, sent, notify } = actionsWith(() => ack("queue.steer", { outcome: "requeued" }));
+    await actions.retry("i");
+    expect(sent).toEqual([{ op: "queue.steer", id: "i" }]);
+    expect(notify).toHaveBeenCalledWith(expect.stringMatching(/next turn/));
+  });
+
+  const dropped = [entry("d1", "first"), entry("d2", "second"), entry("d3", "third")];
+
+  it("re-queue sends the dropped entries in order with derived ids: first runs, the rest queue", async () => {
+    const { actions, sent, notify, draft } = actionsWith((_op, i) => ack("message.send", { queued: i > 0 }));
+    expect(await actions.requeue(dropped)).toEqual({ sent: 1, queued: 2, duplicate: 0, kept: 0 });
+    expect(sent.map((o) => (o.op === "message.send" ? [o.id, o.blocks] : null))).toEqual([
+      ["rq:d1", dropped[0]!.blocks],
+      ["rq:d2", dropped[1]!.blocks],
+      ["rq:d3", dropped[2]!.blocks],
+    ]);
+    expect(notify).toHaveBeenCalledWith(expect.stringMatching(/first runs now/));
+    expect(draft().text).toBe("");
+  });
+
+  it("what the queue cannot take goes back to the draft, in order, with one error", async () => {
+    const { actions, sent, notify, draft } = actionsWith((_op, i) =>
+      i < 2 ? ack("message.send", { queued: i > 0 }) : { type: "error", rid: "r", code: "QUEUE_FULL", message: "full" },
+    );
+    expect(await actions.requeue(dropped)).toEqual({ sent: 1, queued: 1, duplicate: 0, kept: 1 });
+    expect(sent).toHaveLength(3);
+    expect(draft().text).toBe("third");
+    expect(notify).toHaveBeenCalledWith("The queue is full — 1 message went back to your draft.", "error");
+  });
+
+  it("a second viewer re-queueing the same Stop runs nothing twice (duplicate acks) and is told", async () => {
+    const { actions, notify } = actionsWith(() => ack("message.send", { queued: true, duplicate: true }));
+    expect(await actions.requeue(dropped)).toMatchObject({ duplicate: 3 });
+    expect(notify).toHaveBeenCalledWith(expect.stringMatching(/already re-queued/));
   });
 });

@@ -3,10 +3,7 @@ import ArrowDown from "lucide-solid/icons/arrow-down";
 import ArrowLeft from "lucide-solid/icons/arrow-left";
 import CloudOff from "lucide-solid/icons/cloud-off";
 import Eye from "lucide-solid/icons/eye";
-import Undo2 from "lucide-solid/icons/undo-2";
-import X from "lucide-solid/icons/x";
 import { createEffect, createResource, createSignal, type JSX, onCleanup, Show } from "solid-js";
-import { promptPreview } from "../../../shared/blocks";
 import { api } from "../lib/api";
 import { shortPath } from "../lib/format";
 import { toast } from "../lib/toasts";
@@ -14,6 +11,7 @@ import { createDraft } from "../session/create-draft";
 import { createFollow } from "../session/create-follow";
 import { createSessionStore } from "../session/create-session-store";
 import { errorText, makeSessionActions, QUEUED_TOAST } from "../session/session-actions";
+import { DroppedOffer } from "./DroppedOffer";
 import { QueueChips } from "./QueueChips";
 import { Sender } from "./Sender";
 import { SessionSettings } from "./SessionSettings";
@@ -64,6 +62,7 @@ function Session(props: { id: string }) {
     actions.restore(takeDropped());
     focusComposer();
   };
+  const requeue = () => actions.requeue(takeDropped());
 
   const title = () => state.title ?? session()?.title ?? "Session";
   createEffect(() => {
@@ -160,22 +159,13 @@ function Session(props: { id: string }) {
             <ArrowDown size={16} />
           </button>
         </Show>
-        <Show when={state.dropped.length}>
-          <div class="dropped" data-testid="dropped-offer">
-            <Undo2 size={16} aria-hidden="true" />
-            <span class="dropped-text">
-              <span class="dropped-title">Dropped by Stop{state.dropped.length > 1 ? ` (${state.dropped.length})` : ""}</span>
-              <span class="mono dropped-preview">{promptPreview(state.dropped[0]!.blocks, 80)}</span>
-            </span>
-            <button class="btn btn-quiet btn-sm" data-testid="restore-dropped" aria-label="Restore to draft" onClick={restore}>
-              <span class="wide-only">Restore to draft</span>
-              <span class="narrow-only">Restore</span>
-            </button>
-            <button class="icon-btn" aria-label="Dismiss" onClick={() => takeDropped()}>
-              <X size={16} />
-            </button>
-          </div>
-        </Show>
+        <DroppedOffer
+          entries={state.dropped}
+          canAct={canAct()}
+          onRequeue={requeue}
+          onRestore={restore}
+          onDismiss={() => takeDropped()}
+        />
         <Show when={state.outbox > 0 && state.connection !== "live"}>
           <div class="outbox-note" data-testid="outbox-pending">
             {state.outbox === 1 ? "1 message" : `${state.outbox} messages`} waiting for the connection — nothing is lost.
@@ -185,12 +175,17 @@ function Session(props: { id: string }) {
           entries={state.queue}
           canAct={canAct()}
           steering={!!state.config?.steering && state.turnActive}
+          turnActive={state.turnActive}
+          queueDepth={state.config?.queueDepth ?? 1}
           steer={state.steer}
           viewerId={state.viewer?.id}
           onCancel={(id) => void actions.cancel(id)}
           onTakeBack={(id) => void takeBack(id)}
           onSteer={(id) => void actions.steer(id)}
-          onMove={(id, before) => void actions.move(id, before)}
+          onMove={(id, before) => actions.move(id, before)}
+          onEdit={(entry, text) => actions.edit(entry, text)}
+          onEditLost={(entry, text) => actions.editLost(entry, text)}
+          onRetry={(id) => void actions.retry(id)}
         />
         <Sender
           draft={draft()}

@@ -46,6 +46,16 @@ export function UserMessage(props: { row: UserRow; mine: boolean }) {
         <span class="user-name">{props.mine ? "You" : props.row.author.name}</span>
         <span class="dot-sep" aria-hidden="true">·</span>
         <time dateTime={new Date(props.row.at).toISOString()}>{clockTime(props.row.at)}</time>
+        <Show when={props.row.steered}>
+          {(how) => (
+            <>
+              <span class="dot-sep" aria-hidden="true">·</span>
+              <span class="user-steered" data-testid="row-steered">
+                {how() === "injected" ? "↪ steered into the running turn" : "↪ steered — started a new turn"}
+              </span>
+            </>
+          )}
+        </Show>
       </div>
       <div class="bubble">
         {/* User text renders as text, never as HTML. */}
