@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { clearDropped, fold, type FoldState, initialSessionState, rowById, rowsOf } from "./fold";
+import { clearDropped, fold, type FoldState, framesOf, initialSessionState, rowById, rowsOf } from "./fold";
 import type { QueueEntry, ServerFrame, SessionEvent } from "./viewer-protocol";
 
 let seq = 0;
@@ -350,5 +350,26 @@ describe("fold: transcript rows", () => {
     const ids = s.rows.map((r) => r.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(s.rows.map((r) => r.kind)).toEqual(["user", "error", "notice", "error"]);
+  });
+});
+
+describe("fold: batch frames", () => {
+  it("a batch gives the same state as its frames one by one, and skips seqs already applied", () => {
+    const frames = [ev(echo("m")), ev(active()), ev(chunk("Hel")), ev(chunk("lo")), st({ kind: "queue_state", entries: [entry("q")], flushed: false })];
+    const oneByOne = run(frames);
+    const batched = run([{ type: "batch", frames: frames as Extract<ServerFrame, { type: "event" | "state" }>[] }]);
+    expect(batched).toEqual(oneByOne);
+    expect(rowsOf(batched, "agent")[0]!.text).toBe("Hello");
+    // A replayed batch overlapping the cursor: already-applied seqs change nothing.
+    const again = run([{ type: "batch", frames: [frames[2], frames[3], ev(chunk("!"))] as Extract<ServerFrame, { type: "event" }>[] }], batched);
+    expect(rowsOf(again, "agent")[0]!.text).toBe("Hello!");
+    expect(again.seq).toBe(seq);
+  });
+
+  it("framesOf unpacks a batch and leaves other frames as they are", () => {
+    const a = ev(chunk("a"));
+    const b = st(idle());
+    expect(framesOf({ type: "batch", frames: [a, b] as Extract<ServerFrame, { type: "event" | "state" }>[] })).toEqual([a, b]);
+    expect(framesOf(a)).toEqual([a]);
   });
 });

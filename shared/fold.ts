@@ -8,6 +8,7 @@
  * - Logged events with `seq ≤ cursor` are ignored (no duplicates across reconnects).
  * - A `snapshot` resets the transcript (pages after the first carry `append`); its seq is the cursor.
  * - `state` frames (queue_state / config_state / session_status) carry current state, no seq.
+ * - A `batch` is its frames applied in order: the same state as receiving them one by one.
  * - A `queue_state` never adds a transcript row (the queue is a Sender affordance, not history).
  * - Unknown ACP update kinds are ignored; `user_message_chunk` too (the agent replaying its history
  *   on load would duplicate the echoes).
@@ -150,6 +151,11 @@ export function fold(state: FoldState, frame: ServerFrame): FoldState {
     }
     case "state":
       return applyEvent(state, frame.event, false);
+    case "batch": {
+      let s = state;
+      for (const f of frame.frames) s = fold(s, f);
+      return s;
+    }
     case "ready":
       return { ...state, ready: true, seq: Math.max(state.seq, frame.seq) };
     case "ack":
@@ -158,6 +164,11 @@ export function fold(state: FoldState, frame: ServerFrame): FoldState {
     default:
       return assertNever(frame);
   }
+}
+
+/** A frame as the frames it stands for: a `batch` unpacked, anything else as itself. */
+export function framesOf(frame: ServerFrame): ServerFrame[] {
+  return frame.type === "batch" ? frame.frames : [frame];
 }
 
 /** Local action: the viewer took the dropped entries back (or dismissed the offer). */

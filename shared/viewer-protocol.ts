@@ -188,18 +188,26 @@ export type Viewer = z.infer<typeof Viewer>;
 
 export const AckResult = z.object({}).passthrough();
 
+/** A logged event. */
+export const EventFrame = z.object({ type: z.literal("event"), seq: z.number(), event: SessionEvent });
+/** A current-state frame (queue_state, config_state, session_status) — not logged, no seq. */
+export const StateFrame = z.object({ type: z.literal("state"), event: SessionEvent });
+
 export const ServerFrame = z.discriminatedUnion("type", [
   /** First frame on every connection. */
   z.object({ type: z.literal("welcome"), sessionId: z.string(), viewer: Viewer, headSeq: z.number() }),
-  /** A logged event. */
-  z.object({ type: z.literal("event"), seq: z.number(), event: SessionEvent }),
+  EventFrame,
   /**
    * Compacted replay: discard the local transcript, apply these events, cursor becomes `seq`.
    * A large snapshot comes in pages: the first resets, the following carry `append: true`.
    */
   z.object({ type: z.literal("snapshot"), seq: z.number(), events: z.array(SessionEvent), append: z.boolean().optional() }),
-  /** A current-state frame (queue_state, config_state, session_status) — not logged, no seq. */
-  z.object({ type: z.literal("state"), event: SessionEvent }),
+  StateFrame,
+  /**
+   * Event / state frames the room produced in one step (e.g. one tunnel batch of chunks), in order:
+   * one socket message per viewer instead of one per event. Apply as if they arrived one by one.
+   */
+  z.object({ type: z.literal("batch"), frames: z.array(z.discriminatedUnion("type", [EventFrame, StateFrame])).min(1) }),
   /** Replay finished; everything after this is live. */
   z.object({ type: z.literal("ready"), seq: z.number() }),
   z.object({ type: z.literal("ack"), rid: z.string(), op: z.string(), result: AckResult }),

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
 import type { ClientOp, ServerFrame, SessionEvent } from "../../shared/viewer-protocol";
+import { framesOf } from "../../shared/fold";
 // @ts-expect-error plain .mjs module without types
 import { startStack } from "../../scripts/dev-stack.mjs";
 
@@ -70,7 +71,8 @@ export class NodeViewer {
   async open(after = 0): Promise<this> {
     const wsUrl = `${this.url.replace(/^http/, "ws")}/api/sessions/${this.sessionId}/ws?after=${after}`;
     this.ws = new WebSocket(wsUrl, { headers: { Origin: this.url } });
-    this.ws.on("message", (d) => this.frames.push(JSON.parse(String(d)) as ServerFrame));
+    // A `batch` is recorded as the frames it carries (one frame per event, as tests read them).
+    this.ws.on("message", (d) => this.frames.push(...framesOf(JSON.parse(String(d)) as ServerFrame)));
     await waitFor(() => this.frames.some((f) => f.type === "ready"), "ready");
     return this;
   }

@@ -7,6 +7,7 @@ import { expect } from "vitest";
 import type { AgentConfig, DaemonEvent, MachineCommand, MachineFrame } from "../../shared/tunnel-protocol";
 import { TUNNEL_TOKEN_HEADER } from "../../shared/tunnel-protocol";
 import type { ClientOp, ServerFrame, SessionEvent } from "../../shared/viewer-protocol";
+import { framesOf } from "../../shared/fold";
 
 /** Dev identity is only granted to loopback hosts (worker/auth/identity.ts). */
 export const ORIGIN = "http://localhost";
@@ -184,10 +185,12 @@ export class TestViewer {
     this.ws.accept();
     const from = this.frames.length;
     this.ws.addEventListener("message", (e) => {
-      const f = JSON.parse(e.data as string) as ServerFrame;
-      this.frames.push(f);
-      if (f.type === "event" || f.type === "ready") this.seq = Math.max(this.seq, f.seq);
-      if (f.type === "snapshot" && f.seq) this.seq = f.seq;
+      // A `batch` is recorded as the frames it carries, so tests read one frame per event.
+      for (const f of framesOf(JSON.parse(e.data as string) as ServerFrame)) {
+        this.frames.push(f);
+        if (f.type === "event" || f.type === "ready") this.seq = Math.max(this.seq, f.seq);
+        if (f.type === "snapshot" && f.seq) this.seq = f.seq;
+      }
     });
     await waitFor(() => this.frames.slice(from).some((f) => f.type === "ready"), "ready");
   }

@@ -76,9 +76,9 @@ export class RoomStore {
   }
 
   // ---------------------------------------------------------------- log
-  append(event: SessionEvent, at = Date.now()): number {
-    this.sql.exec("INSERT INTO events (kind, body, at) VALUES (?, ?, ?)", event.kind, JSON.stringify(event), at);
-    return this.sql.exec<{ s: number }>("SELECT last_insert_rowid() AS s").one().s;
+  /** Appends an event already serialised as `body`; returns its seq. */
+  append(kind: SessionEvent["kind"], body: string, at = Date.now()): number {
+    return this.sql.exec<{ seq: number }>("INSERT INTO events (kind, body, at) VALUES (?, ?, ?) RETURNING seq", kind, body, at).one().seq;
   }
   headSeq(): number {
     return this.sql.exec<{ s: number | null }>("SELECT MAX(seq) AS s FROM events").one().s ?? 0;

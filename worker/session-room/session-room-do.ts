@@ -53,6 +53,8 @@ export class SessionRoom extends DurableObject<Env> {
   private inflight: Promise<unknown> | null = null;
   /** Sends by id currently being forwarded: a duplicate arriving meanwhile gets the same answer. */
   private readonly sendsInFlight = new Map<string, Promise<Record<string, unknown> | { error: ErrorCode; message: string }>>();
+  /** Frames emitted during a synchronous run of daemon events, sent as one message when it ends. */
+  private outgoing: string[] | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -428,13 +430,27 @@ export class SessionRoom extends DurableObject<Env> {
 
   async onDaemonEvents(epoch: string, batch: { n: number; event: DaemonEvent }[]): Promise<void> {
     while (this.inflight) await this.inflight;
-    for (const { n, event } of batch) {
-      // Re-read each time: an awaited event (a flush) lets another delivery of this batch interleave.
+    let i = 0;
+    while (i < batch.length) {
+      // One synchronous run of events, up to one that awaits (a flush): the cursor is read once and
+      // written once, in the same step as the events' effects (they commit together), and viewers get
+      // the run's frames as one message. Re-read after an await: another delivery may have interleaved.
       const cursor = this.store.getMeta<{ epoch: string; n: number }>("daemon_cursor");
-      if (cursor && cursor.epoch === epoch && n <= cursor.n) continue;
-      // Cursor and the event's effects commit together (same synchronous step of the DO).
-      this.store.setMeta("daemon_cursor", { epoch, n });
-      await this.applyDaemonEvent(event);
+      let last: number | null = null;
+      let awaited: Promise<void> | void = undefined;
+      this.outgoing = [];
+      try {
+        while (i < batch.length && !awaited) {
+          const { n, event } = batch[i++]!;
+          if (cursor && cursor.epoch === epoch && n <= cursor.n) continue;
+          last = n;
+          awaited = this.applyDaemonEvent(event);
+        }
+      } finally {
+        if (last !== null) this.store.setMeta("daemon_cursor", { epoch, n: last });
+        this.flushOutgoing();
+      }
+      if (awaited) await awaited;
     }
   }
 
@@ -464,7 +480,8 @@ export class SessionRoom extends DurableObject<Env> {
     await this.maybeFlush();
   }
 
-  private async applyDaemonEvent(event: DaemonEvent): Promise<void> {
+  /** Applies one daemon event; returns a promise only when the event has to await (a flush). */
+  private applyDaemonEvent(event: DaemonEvent): Promise<void> | void {
     switch (event.t) {
       case "session.ready": {
         const resumedFrom = this.store.getMeta<string>("resume_from");
@@ -567,6 +584,8 @@ export class SessionRoom extends DurableObject<Env> {
 
   /** Agents report config changes as session updates too; mirror them into config_state. */
   private handleConfigUpdate(update: Record<string, unknown>): void {
+    const kind = update["sessionUpdate"];
+    if (kind !== "current_mode_update" && kind !== "config_option_update") return;
     const cfg = this.store.agentConfig();
     let next: AgentConfig | null = null;
     if (update["sessionUpdate"] === "current_mode_update" && cfg.modes && typeof update["currentModeId"] === "string")
@@ -657,12 +676,27 @@ export class SessionRoom extends DurableObject<Env> {
     this.emit({ kind: "queue_state", entries: this.store.queue(), flushed });
   }
 
-  /** Logs (when a logged kind) and fans out to every viewer. */
+  /** Logs (when a logged kind) and fans out to every viewer — or to `outgoing` during a run. */
   private emit(event: SessionEvent): void {
-    let frame: ServerFrame;
-    if (LOGGED_KINDS.has(event.kind)) frame = { type: "event", seq: this.store.append(event), event };
-    else frame = { type: "state", event };
-    const text = JSON.stringify(frame);
+    const body = JSON.stringify(event);
+    // The event is serialised once: the same text goes to the log and into the frame.
+    const text = LOGGED_KINDS.has(event.kind)
+      ? `{"type":"event","seq":${this.store.append(event.kind, body)},"event":${body}}`
+      : `{"type":"state","event":${body}}`;
+    if (this.outgoing) this.outgoing.push(text);
+    else this.broadcast(text);
+  }
+
+  /** Sends what a run emitted: one frame as is, several as one `batch` frame. */
+  private flushOutgoing(): void {
+    const frames = this.outgoing;
+    this.outgoing = null;
+    if (!frames?.length) return;
+    this.broadcast(frames.length === 1 ? frames[0]! : `{"type":"batch","frames":[${frames.join(",")}]}`);
+  }
+
+  /** The same string to every viewer (serialised once, not per socket). */
+  private broadcast(text: string): void {
     for (const ws of this.ctx.getWebSockets()) {
       try {
         ws.send(text);
