@@ -1,8 +1,10 @@
 /** Shared helpers for end-to-end tests: the real local stack and a Node viewer socket. */
-import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import WebSocket from "ws";
 import type { ClientOp, ServerFrame, SessionEvent } from "../../shared/viewer-protocol";
 import { framesOf } from "../../shared/fold";
@@ -15,6 +17,8 @@ export type Stack = {
   stop(): Promise<void>;
   restartDaemon(signal?: "SIGTERM" | "SIGKILL"): Promise<void>;
   daemon: import("node:child_process").ChildProcess;
+  /** With `tunnelProxy`: drops the daemon's live tunnel connection(s) (the daemon process lives on); returns how many. */
+  cutTunnel(): number;
 };
 
 export async function freePort(): Promise<number> {
@@ -31,9 +35,89 @@ export async function freePort(): Promise<number> {
 /** Demo agent fast enough for tests, slow enough that a `sleep N` turn can be raced. */
 export const FAST_DEMO = { DEMO_PACE_MS: "4", DEMO_SLEEP_UNIT_MS: "250" };
 
-export async function startTestStack(daemonEnv: Record<string, string> = FAST_DEMO): Promise<Stack> {
+/** Id of the extra demo agent without `session/load` (`startTestStack({ noLoadAgent: true })`). */
+export const NO_LOAD_AGENT = "demo-noload";
+
+export type TestStackOptions = {
+  /** The daemon dials a loopback TCP relay instead of the server, so a test can cut the tunnel alone. */
+  tunnelProxy?: boolean;
+  /** Also advertise NO_LOAD_AGENT: the demo agent with DEMO_LOAD_SESSION=0 (a restart cannot reattach). */
+  noLoadAgent?: boolean;
+};
+
+export async function startTestStack(daemonEnv: Record<string, string> = FAST_DEMO, opts: TestStackOptions = {}): Promise<Stack> {
   const stateDir = mkdtempSync(join(tmpdir(), "baton-e2e-"));
-  return startStack({ port: await freePort(), stateDir, quiet: !process.env.E2E_VERBOSE, daemonEnv, roots: [tmpdir()] });
+  const port = await freePort();
+  const env = { ...daemonEnv };
+  if (opts.noLoadAgent) {
+    // A custom agent from the daemon's config file: the same demo agent, launched like the preset.
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+    const main = join(import.meta.dirname, "..", "..", "daemon", "demo-agent", "main.ts");
+    const agent = { id: NO_LOAD_AGENT, label: "Demo (no session/load)", command: process.execPath, args: ["--import", tsx, main], env: { DEMO_LOAD_SESSION: "0" } };
+    const config = join(stateDir, "daemon-config.json");
+    writeFileSync(config, JSON.stringify({ agents: [agent] }));
+    env.BATON_CONFIG = config;
+  }
+  const proxy = opts.tunnelProxy ? await startTcpRelay(port) : null;
+  const stack = await startStack({
+    port,
+    stateDir,
+    quiet: !process.env.E2E_VERBOSE,
+    daemonEnv: env,
+    roots: [tmpdir()],
+    daemonServer: proxy ? `http://127.0.0.1:${proxy.port}` : undefined,
+  }).catch(async (err: unknown) => {
+    await proxy?.close();
+    throw err;
+  });
+  return {
+    ...stack,
+    cutTunnel() {
+      if (!proxy) throw new Error("startTestStack({ tunnelProxy: true }) to cut the tunnel");
+      return proxy.cut();
+    },
+    async stop() {
+      await stack.stop();
+      await proxy?.close();
+    },
+  };
+}
+
+/** A loopback TCP relay to `targetPort`; `cut()` destroys every live connection pair. */
+export async function startTcpRelay(targetPort: number): Promise<{ port: number; cut(): number; close(): Promise<void> }> {
+  const pairs = new Set<[Socket, Socket]>();
+  const server = createServer((down) => {
+    const up = connect(targetPort, "127.0.0.1");
+    const pair: [Socket, Socket] = [down, up];
+    pairs.add(pair);
+    const end = () => {
+      pairs.delete(pair);
+      down.destroy();
+      up.destroy();
+    };
+    down.on("error", end).on("close", end);
+    up.on("error", end).on("close", end);
+    down.pipe(up);
+    up.pipe(down);
+  });
+  await new Promise<void>((res, rej) => server.once("error", rej).listen(0, "127.0.0.1", () => res()));
+  const cut = () => {
+    const n = pairs.size;
+    for (const [down, up] of [...pairs]) {
+      down.destroy();
+      up.destroy();
+    }
+    pairs.clear();
+    return n;
+  };
+  return {
+    port: (server.address() as { port: number }).port,
+    cut,
+    async close() {
+      cut();
+      await new Promise<void>((res) => server.close(() => res()));
+    },
+  };
 }
 
 export async function waitFor<T>(fn: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, ms = 15_000): Promise<T> {

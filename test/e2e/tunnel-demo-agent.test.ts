@@ -1,11 +1,13 @@
 // The product path end to end without a browser: viewer socket → SessionRoom → Machine → tunnel →
 // real `baton daemon` process → real demo agent subprocess over stdio, and back.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSession, NodeViewer, type Stack, startTestStack, waitFor } from "./support";
+import { figure } from "../figure";
+import { createSession, FAST_DEMO, NO_LOAD_AGENT, NodeViewer, type Stack, startTestStack, waitFor } from "./support";
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startTestStack();
+  // The daemon dials through a loopback relay so a test can cut the tunnel without touching the process.
+  stack = await startTestStack(FAST_DEMO, { tunnelProxy: true, noLoadAgent: true });
 });
 afterAll(async () => {
   await stack?.stop();
@@ -67,10 +69,82 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
     await waitFor(() => v.status() === "idle", "session ready");
     await v.op({ op: "message.send", id: "k1", blocks: text("sleep 40") });
     await v.op({ op: "message.send", id: "k2", blocks: text("after restart") });
+    const t0 = Date.now();
     await stack.restartDaemon("SIGKILL");
     await waitFor(() => v.ofKind("turn_error").some((e) => e.code === "AGENT_RESTARTED"), "restart reported", 30_000);
     await waitFor(() => v.agentText().includes("after restart"), "queued prompt ran on the new daemon", 30_000);
-    expect(v.ofKind("notice").some((n) => /resumed/.test(n.text))).toBe(true);
+    const ms = Date.now() - t0;
+    expect(v.ofKind("notice").some((n) => n.level === "info" && /resumed/.test(n.text))).toBe(true);
+    expect(v.ofKind("user_message").map((m) => m.id)).toEqual(["k1", "k2"]);
+    figure("daemon SIGKILL mid-turn, agent with session/load (real stack)", "1 restart", "turn reported lost, session resumed, queued prompt ran once", ms);
+    v.close();
+  });
+
+  it("the daemon crashing mid-turn on an agent without session/load: a clear 'agent restarted' state, a fresh session, the queued prompt runs", async () => {
+    const sessionId = await createSession(stack.url, NO_LOAD_AGENT);
+    const v = await new NodeViewer(stack.url, sessionId).open();
+    await waitFor(() => v.status() === "idle", "session ready");
+    await v.op({ op: "message.send", id: "n1", blocks: text("sleep 40") });
+    await v.op({ op: "message.send", id: "n2", blocks: text("after restart without load") });
+    await waitFor(() => v.agentText().includes("⏳ 1/40"), "long turn running");
+    const t0 = Date.now();
+    await stack.restartDaemon("SIGKILL");
+    const lost = await waitFor(() => v.ofKind("turn_error").find((e) => e.code === "AGENT_RESTARTED"), "restart reported", 30_000);
+    expect(lost.message).toMatch(/agent restarted/i);
+    const fresh = await waitFor(() => v.ofKind("notice").find((n) => /could not resume/.test(n.text)), "not-resumed notice", 30_000);
+    expect(fresh.level).toBe("warn");
+    expect(v.ofKind("notice").some((n) => n.level === "info" && /resumed/.test(n.text))).toBe(false);
+    await waitFor(() => v.agentText().includes("after restart without load"), "queued prompt ran in the fresh agent session", 30_000);
+    await waitFor(() => v.status() === "idle", "idle after the queued prompt");
+    const ms = Date.now() - t0;
+    expect(v.ofKind("user_message").map((m) => m.id)).toEqual(["n1", "n2"]);
+    // A viewer arriving now sees the same story: the lost turn, the warning, then the queued prompt's reply.
+    const late = await new NodeViewer(stack.url, sessionId).open();
+    expect(late.ofKind("turn_error").map((e) => e.code)).toEqual(["AGENT_RESTARTED"]);
+    expect(late.ofKind("notice").map((n) => n.level)).toEqual(["warn"]);
+    expect(late.agentText()).toBe(v.agentText());
+    figure("daemon SIGKILL mid-turn, agent without session/load (real stack)", "1 restart", "AGENT_RESTARTED + 'could not resume' warning, queued prompt ran once", ms);
+    late.close();
+    v.close();
+  });
+
+  it("cutting the tunnel (the daemon process lives) 3 times mid-turn: every agent event arrives exactly once, in order", async () => {
+    const sessionId = await createSession(stack.url);
+    const v = await new NodeViewer(stack.url, sessionId).open();
+    await waitFor(() => v.status() === "idle", "session ready");
+    const UNITS = 12;
+    const CUTS = 3;
+    await v.op({ op: "message.send", id: "c1", blocks: text(`sleep ${UNITS}`) });
+    await v.op({ op: "message.send", id: "c2", blocks: text("after the cuts") });
+    const resumeMs: number[] = [];
+    let cut = 0;
+    for (let i = 0; i < CUTS; i++) {
+      await waitFor(() => v.agentText().includes(`⏳ ${2 + i * 3}/${UNITS}`), `progress before cut ${i + 1}`);
+      const before = v.ofKind("acp").length;
+      const t0 = Date.now();
+      cut += stack.cutTunnel();
+      // Converged: the agent's output flows again through a new tunnel.
+      await waitFor(() => v.ofKind("acp").length > before, `stream resumes after cut ${i + 1}`, 30_000);
+      resumeMs.push(Date.now() - t0);
+    }
+    expect(cut).toBeGreaterThanOrEqual(CUTS);
+    await waitFor(() => v.agentText().includes("after the cuts"), "queued prompt ran", 30_000);
+    await waitFor(() => v.status() === "idle", "idle");
+    // The long turn's text, between its echo and the next one: each unit line once, in order.
+    const turnText: string[] = [];
+    let current: string | null = null;
+    for (const e of v.events()) {
+      if (e.kind === "user_message") current = e.id;
+      else if (e.kind === "acp" && current === "c1" && e.update.sessionUpdate === "agent_message_chunk") turnText.push((e.update as any).content.text);
+    }
+    const units = Array.from({ length: UNITS }, (_, i) => `⏳ ${i + 1}/${UNITS}\n`);
+    expect(turnText.slice(0, UNITS + 1)).toEqual([`Sleeping for ${UNITS} units…\n`, ...units]);
+    expect(turnText.slice(UNITS + 1)).toEqual([expect.stringMatching(/^Done sleeping/)]);
+    const seqs = v.frames.flatMap((f) => (f.type === "event" ? [f.seq] : []));
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect(v.ofKind("user_message").map((m) => m.id)).toEqual(["c1", "c2"]);
+    const worst = Math.max(...resumeMs);
+    figure("tunnel cut mid-turn, daemon alive (real stack)", `${CUTS} cuts`, `${turnText.length} agent events, 0 lost, 0 duplicated`, worst);
     v.close();
   });
 
@@ -80,9 +154,11 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
     await waitFor(() => v.status() === "idle", "session ready");
     await v.op({ op: "message.send", id: "g1", blocks: text("sleep 40") });
     await v.op({ op: "message.send", id: "g2", blocks: text("after clean restart") });
+    const t0 = Date.now();
     await stack.restartDaemon("SIGTERM");
     await waitFor(() => v.agentText().includes("after clean restart"), "queued prompt ran after restart", 30_000);
     expect(v.ofKind("user_message").map((m) => m.id)).toEqual(["g1", "g2"]);
+    figure("daemon SIGTERM mid-turn (real stack)", "1 restart", "session resumed, queued prompt ran once", Date.now() - t0);
     v.close();
   });
 });
