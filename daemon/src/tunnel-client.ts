@@ -18,6 +18,7 @@ import {
 import { assertNever } from "../../shared/blocks";
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from "./backoff";
 import { fitEvent } from "./frame-fit";
+import { makeSendWindow } from "./send-window";
 import { errorMessage, silentLogger, type Logger } from "./log";
 
 type Hello = Extract<DaemonFrame, { type: "hello" }>;
@@ -29,6 +30,10 @@ const AUTH_RETRY_MS = 60_000;
 export const CLOSE_REVOKED = 4401;
 /** A batch frame stays well under the server's frame limit (each event is already fitted to it). */
 const BATCH_BYTES = Math.floor(MAX_TUNNEL_FRAME_BYTES * 0.75);
+/** Event frames awaiting the Machine's ack before new events wait and coalesce (two hide the ack's trip). */
+const MAX_FRAMES_IN_FLIGHT = 2;
+/** No ack for this long frees the window anyway (a frame the server refused is never acked). */
+const ACK_STALL_MS = 2_000;
 /** Ping period (NATs drop idle flows silently); the runtime on the server side answers pings itself. */
 const HEARTBEAT_MS = 20_000;
 /** Periods in a row with no pong and no frame before the socket is presumed dead (tolerates one slow pong). */
@@ -106,6 +111,8 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
   let reconnectTimer: NodeJS.Timeout | null = null;
   let heartbeatTimer: NodeJS.Timeout | null = null;
   let welcomeTimer: NodeJS.Timeout | null = null;
+  let stallTimer: NodeJS.Timeout | null = null;
+  const sendWindow = makeSendWindow<{ n: number; payload: DaemonEvent }>(MAX_FRAMES_IN_FLIGHT);
 
   const setStatus = (s: TunnelStatus) => {
     if (status === s) return;
@@ -131,7 +138,8 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
   const clearTimers = () => {
     if (heartbeatTimer) clearInterval(heartbeatTimer);
     if (welcomeTimer) clearTimeout(welcomeTimer);
-    heartbeatTimer = welcomeTimer = null;
+    if (stallTimer) clearTimeout(stallTimer);
+    heartbeatTimer = welcomeTimer = stallTimer = null;
   };
 
   const scheduleReconnect = () => {
@@ -155,6 +163,7 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
     const resend = outbox.unacked();
     log.info(`connected to ${url}${machineId ? ` (machine ${machineId})` : ""}${resend.length ? `; resending ${resend.length} event(s)` : ""}`);
     setStatus("connected");
+    sendWindow.reset();
     sendNumbered(resend);
   }
 
@@ -165,9 +174,12 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
     const flush = (): boolean => {
       if (!group.length) return true;
       const frame: DaemonFrame = group.length === 1 ? { type: "event", ...group[0]! } : { type: "batch", events: group };
+      const lastN = group[group.length - 1]!.n;
       group = [];
       bytes = 0;
-      return rawSend(frame);
+      if (!rawSend(frame)) return false;
+      sendWindow.sent(lastN);
+      return true;
     };
     for (const item of items) {
       const size = JSON.stringify(item.payload).length + 32;
@@ -178,12 +190,29 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
     flush();
   }
 
-  /** Events pushed in one tick go out as one frame: a burst of chunks costs one socket message. */
-  let tickQueue: { n: number; payload: DaemonEvent }[] = [];
+  /**
+   * Events pushed in one tick go out as one frame: a burst of chunks costs one socket message. While
+   * the send window is full they wait for an ack and then leave together (see send-window.ts).
+   */
+  let tickScheduled = false;
   const flushTick = () => {
-    const items = tickQueue;
-    tickQueue = [];
-    if (welcomed) sendNumbered(items);
+    tickScheduled = false;
+    if (!welcomed) return sendWindow.reset(); // the outbox resends them after the next welcome
+    const items = sendWindow.take();
+    if (items.length) sendNumbered(items);
+    if (sendWindow.queued && !stallTimer)
+      stallTimer = setTimeout(() => {
+        stallTimer = null;
+        sendWindow.release();
+        flushTick();
+      }, ACK_STALL_MS);
+  };
+  const onAck = (n: number) => {
+    outbox.ack(n);
+    sendWindow.ack(n);
+    if (stallTimer) clearTimeout(stallTimer);
+    stallTimer = null;
+    if (sendWindow.queued) flushTick();
   };
 
   function onCommandFrame(n: number, rawCommand: unknown): void {
@@ -229,7 +258,7 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
       case "welcome":
         return onWelcome(frame.lastSeenUp, frame.machineId);
       case "ack":
-        return outbox.ack(frame.n);
+        return onAck(frame.n);
       case "command":
         if (!welcomed) return log.warn(`ignored command #${frame.n} before welcome`);
         return onCommandFrame(frame.n, frame.command);
@@ -363,8 +392,11 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
     send(event) {
       const item = outbox.push(fitEvent(event));
       if (!welcomed) return;
-      if (!tickQueue.length) setImmediate(flushTick);
-      tickQueue.push(item);
+      sendWindow.push(item);
+      if (!tickScheduled) {
+        tickScheduled = true;
+        setImmediate(flushTick);
+      }
     },
     epoch,
     get status() {

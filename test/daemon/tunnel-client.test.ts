@@ -238,4 +238,49 @@ describe("tunnel client", () => {
     expect(srv.conns).toHaveLength(1);
     expect(healthy.c.status).toBe("connected");
   });
+
+  it("while two frames wait for acks, events sent tick after tick coalesce into one frame sent on the next ack", async () => {
+    srv = await machineServer();
+    const { c } = makeClient(srv.url);
+    client = c;
+    c.start();
+    await srv.until(() => srv!.conns[0]?.frames.length === 1);
+    const conn = srv.conns[0]!;
+    send(conn.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
+    await srv.until(() => c.status === "connected");
+    const tick = () => new Promise((r) => setImmediate(r));
+    c.send(ev(1));
+    await srv.until(() => eventNs(conn).length === 1);
+    c.send(ev(2));
+    await srv.until(() => eventNs(conn).length === 2);
+    const before = conn.messages;
+    for (let i = 3; i <= 40; i++) {
+      c.send(ev(i));
+      await tick();
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    expect(conn.messages).toBe(before); // window full: nothing more on the socket
+    send(conn.ws, { type: "ack", n: 1 });
+    await srv.until(() => eventNs(conn).length === 40);
+    expect(eventNs(conn)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(conn.messages - before).toBe(1);
+  });
+
+  it("a frame that is never acked does not hold events back for good", async () => {
+    srv = await machineServer();
+    const { c } = makeClient(srv.url);
+    client = c;
+    c.start();
+    await srv.until(() => srv!.conns[0]?.frames.length === 1);
+    const conn = srv.conns[0]!;
+    send(conn.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
+    await srv.until(() => c.status === "connected");
+    c.send(ev(1));
+    await srv.until(() => eventNs(conn).length === 1);
+    c.send(ev(2));
+    await srv.until(() => eventNs(conn).length === 2);
+    c.send(ev(3)); // no acks ever: released after the stall timeout
+    await srv.until(() => eventNs(conn).length === 3, 10_000);
+    expect(eventNs(conn)).toEqual([1, 2, 3]);
+  });
 });
