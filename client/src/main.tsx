@@ -2,6 +2,8 @@ import { Route, Router } from "@solidjs/router";
 import { ErrorBoundary } from "solid-js";
 import { render } from "solid-js/web";
 import "./styles.css";
+import { AuthGate } from "./views/AuthGate";
+import { Machines } from "./views/Machines";
 import { SessionList } from "./views/SessionList";
 import { SessionView } from "./views/SessionView";
 import { Toasts } from "./views/Toasts";
@@ -21,11 +23,14 @@ function Crash(props: { error: unknown; reset: () => void }) {
 render(
   () => (
     <ErrorBoundary fallback={(error, reset) => <Crash error={error} reset={reset} />}>
-      <Router>
-        <Route path="/" component={SessionList} />
-        <Route path="/s/:id" component={SessionView} />
-        <Route path="*" component={SessionList} />
-      </Router>
+      <AuthGate>
+        <Router>
+          <Route path="/" component={SessionList} />
+          <Route path="/machines" component={Machines} />
+          <Route path="/s/:id" component={SessionView} />
+          <Route path="*" component={SessionList} />
+        </Router>
+      </AuthGate>
       <Toasts />
     </ErrorBoundary>
   ),

@@ -1,5 +1,5 @@
 /** The directory HTTP API (shapes in shared/api.ts). Errors arrive as `{error: {code, message}}`. */
-import type { CreateSessionBody, MachineSummary, Me, SessionSummary } from "../../../shared/api";
+import type { AuthConfig, CreateSessionBody, MachineSummary, Me, Member, SessionSummary } from "../../../shared/api";
 import type { Viewer } from "../../../shared/viewer-protocol";
 
 export class ApiError extends Error {
@@ -34,4 +34,21 @@ export const api = {
   createSession: (body: CreateSessionBody) =>
     call<{ session: SessionSummary }>("/api/sessions", { method: "POST", body: JSON.stringify(body) }).then((r) => r.session),
   pairMachine: (name: string) => call<PairResult>("/api/machines", { method: "POST", body: JSON.stringify({ name }) }),
+  revokeMachine: (id: string) => call<{ ok: true }>(`/api/machines/${encodeURIComponent(id)}`, { method: "DELETE" }),
+
+  members: (sessionId: string) => call<{ members: Member[]; role: Member["role"] }>(`${membersPath(sessionId)}`),
+  addMember: (sessionId: string, email: string, role: GrantableRole) =>
+    call<{ members: Member[] }>(membersPath(sessionId), { method: "POST", body: JSON.stringify({ email, role }) }).then((r) => r.members),
+  setRole: (sessionId: string, userId: string, role: GrantableRole) =>
+    call<{ members: Member[] }>(`${membersPath(sessionId)}/${encodeURIComponent(userId)}`, { method: "PATCH", body: JSON.stringify({ role }) }).then((r) => r.members),
+  removeMember: (sessionId: string, userId: string) =>
+    call<{ members: Member[] }>(`${membersPath(sessionId)}/${encodeURIComponent(userId)}`, { method: "DELETE" }).then((r) => r.members),
+
+  authConfig: () => call<AuthConfig>("/api/auth/config"),
+  requestCode: (email: string) => call<{ ok: true; message: string }>("/api/auth/code", { method: "POST", body: JSON.stringify({ email }) }),
+  verifyCode: (email: string, code: string) => call<{ user: Me }>("/api/auth/verify", { method: "POST", body: JSON.stringify({ email, code }) }),
+  signOut: () => call<{ ok: true }>("/api/auth/signout", { method: "POST" }),
 };
+
+export type GrantableRole = "member" | "viewer";
+const membersPath = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}/members`;

@@ -31,3 +31,10 @@ export const SESSION_STATUS_LABEL: Record<string, string> = {
 export function statusLabel(state: string): string {
   return SESSION_STATUS_LABEL[state] ?? state;
 }
+
+/** A server message ("that code is not right") as a sentence for the UI ("That code is not right."). */
+export function sentence(msg: string): string {
+  const t = msg.trim();
+  if (!t) return t;
+  return t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".");
+}

@@ -8,12 +8,13 @@ import Plus from "lucide-solid/icons/plus";
 import { api } from "../lib/api";
 import { toast } from "../lib/toasts";
 import "../home.css";
+import "../team.css";
+import { UserMenu } from "./UserMenu";
 import { timeAgo } from "../lib/format";
 import { createBody, pickAgent, pickCwd, pickMachine, shortPath, sortSessions, statusLabel } from "../session/new-session-logic";
 
 export function SessionList() {
   const navigate = useNavigate();
-  const [me] = createResource(() => api.me().catch(() => null));
   const [sessions] = createResource(() => api.sessions());
   const [machines] = createResource(() => api.machines());
   const [machineId, setMachineId] = createSignal("");
@@ -51,7 +52,13 @@ export function SessionList() {
             <p class="tagline">Your coding agents, live in every browser.</p>
           </div>
         </div>
-        <Show when={me()}>{(m) => <span class="me" title={m().email}>{m().name}</span>}</Show>
+        <nav class="head-nav">
+          <A class="nav-link" href="/machines" data-testid="machines-link">
+            <Monitor size={16} aria-hidden="true" />
+            <span class="nav-label">Machines</span>
+          </A>
+          <UserMenu />
+        </nav>
       </header>
 
       <form class="card new-session" data-testid="new-session" onSubmit={create}>
@@ -126,7 +133,7 @@ export function SessionList() {
             <Show when={"reason" in plan() && machines()} fallback={machine() ? `Runs on ${machine()!.name}` : ""}>
               {(plan() as { reason: string }).reason}
               <Show when={!machines()?.length}>
-                {" "}— run <code>baton daemon</code> on your computer.
+                {" "}— <A href="/machines">pair a machine</A> to run <code>baton daemon</code> on your computer.
               </Show>
             </Show>
           </span>

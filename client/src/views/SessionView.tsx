@@ -12,6 +12,7 @@ import { createFollow } from "../session/create-follow";
 import { createSessionStore } from "../session/create-session-store";
 import { errorText, makeSessionActions, QUEUED_TOAST } from "../session/session-actions";
 import { DroppedOffer } from "./DroppedOffer";
+import { MembersPanel } from "./MembersPanel";
 import { QueueChips } from "./QueueChips";
 import { Sender } from "./Sender";
 import { SessionSettings } from "./SessionSettings";
@@ -106,6 +107,7 @@ function Session(props: { id: string }) {
               {Math.round((state.usage!.used / state.usage!.size) * 100)}% ctx
             </span>
           </Show>
+          <Show when={state.viewer}>{(v) => <MembersPanel sessionId={props.id} role={v().role} selfId={v().id} />}</Show>
           <Show when={state.config && canAct()}>
             <SessionSettings
               queueDepth={state.config!.queueDepth}

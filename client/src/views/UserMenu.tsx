@@ -1,0 +1,31 @@
+import LogOut from "lucide-solid/icons/log-out";
+import { Show } from "solid-js";
+import { signOut, useMe } from "../lib/auth";
+import { toast } from "../lib/toasts";
+
+/** The signed-in user's chip with sign-out (none in local dev mode: there is no one to sign out). */
+export function UserMenu() {
+  const me = useMe();
+  return (
+    <Show when={me}>
+      {(m) => (
+        <span class="user-menu">
+          <span class="me" title={m().email} data-testid="me">
+            {m().name}
+          </span>
+          <Show when={m().authMode && m().authMode !== "dev"}>
+            <button
+              class="icon-btn"
+              aria-label="Sign out"
+              title="Sign out"
+              data-testid="signout"
+              onClick={() => void signOut(m()).catch(() => toast("Could not sign out — try again", "error"))}
+            >
+              <LogOut size={18} />
+            </button>
+          </Show>
+        </span>
+      )}
+    </Show>
+  );
+}
