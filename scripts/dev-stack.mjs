@@ -29,7 +29,7 @@ function applyMigrations(stateDir) {
 }
 
 /**
- * @param {{ port?: number, stateDir?: string, roots?: string[], daemonEnv?: Record<string,string>, quiet?: boolean, daemon?: boolean, daemonServer?: string }} opts
+ * @param {{ port?: number, stateDir?: string, roots?: string[], daemonEnv?: Record<string,string>, quiet?: boolean, daemon?: boolean, daemonServer?: string, serverEnv?: Record<string,string> }} opts
  * `daemonServer`: where the daemon dials (default: the server itself); e2e tests put a loopback proxy there to cut the tunnel.
  */
 export async function startStack(opts = {}) {
@@ -42,7 +42,7 @@ export async function startStack(opts = {}) {
   const server = spawn(bin("vite"), ["--port", String(port), "--strictPort"], {
     cwd: ROOT,
     stdio: ["ignore", out, out],
-    env: { ...process.env, BATON_STATE_DIR: stateDir, WRANGLER_SEND_METRICS: "false" },
+    env: { ...process.env, BATON_STATE_DIR: stateDir, WRANGLER_SEND_METRICS: "false", ...opts.serverEnv },
   });
   const procs = [server];
   try {
@@ -84,7 +84,7 @@ function daemonPath(path = "") {
   return path.split(delimiter).filter((d) => d && !isNpmBinDir(d)).join(delimiter);
 }
 
-function startDaemonProcess({ url, token, roots, env, quiet }) {
+export function startDaemonProcess({ url, token, roots, env, quiet }) {
   const args = [join(ROOT, "daemon", "bin", "baton.mjs"), "daemon", "--server", url, ...roots.flatMap((r) => ["--root", r])];
   // The token goes through the environment, not argv (argv is visible in `ps`).
   return spawn(process.execPath, args, {
