@@ -1,7 +1,93 @@
-// `npm run deploy`: D1 migrations on the remote database, build the client + Worker, deploy.
+// `npm run deploy`: checks the auth setup, applies D1 migrations on the remote database, builds the
+// client + Worker, deploys. `npm run deploy -- --check` only runs the checks.
+//
+// Worker vars can come from wrangler.jsonc or from the environment (passed as `wrangler deploy --var`):
+//   AUTH_MODE=access   ACCESS_TEAM_DOMAIN, ACCESS_AUD
+//   AUTH_MODE=builtin  BUILTIN_ALLOWED_EMAILS and/or BUILTIN_ALLOWED_DOMAINS, MAIL_FROM, MAIL_API_URL
+//                      + secrets AUTH_SECRET and MAIL_API_KEY (`npx wrangler secret put NAME`)
+//   ALLOWED_ORIGINS, MACHINE_BUDGET (optional)
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 
+const VAR_NAMES = [
+  "AUTH_MODE",
+  "ACCESS_TEAM_DOMAIN",
+  "ACCESS_AUD",
+  "BUILTIN_ALLOWED_EMAILS",
+  "BUILTIN_ALLOWED_DOMAINS",
+  "MAIL_FROM",
+  "MAIL_API_URL",
+  "ALLOWED_ORIGINS",
+  "MACHINE_BUDGET",
+];
+
+const checkOnly = process.argv.includes("--check");
 const run = (cmd, args) => execFileSync(cmd, args, { stdio: "inherit" });
-run("npx", ["wrangler", "d1", "migrations", "apply", "baton", "--remote"]);
+
+/** wrangler.jsonc → object (comments and trailing commas stripped; strings kept intact). */
+function readJsonc(path) {
+  const src = readFileSync(path, "utf8");
+  let out = "";
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < src.length && src[j] !== '"') j += src[j] === "\\" ? 2 : 1;
+      out += src.slice(i, j + 1);
+      i = j;
+    } else if (c === "/" && src[i + 1] === "/") {
+      while (i < src.length && src[i] !== "\n") i++;
+      out += "\n";
+    } else if (c === "/" && src[i + 1] === "*") {
+      i = src.indexOf("*/", i + 2) + 1;
+    } else out += c;
+  }
+  return JSON.parse(out.replace(/,(\s*[}\]])/g, "$1"));
+}
+
+const config = readJsonc("wrangler.jsonc");
+const overrides = Object.fromEntries(VAR_NAMES.filter((k) => process.env[k]).map((k) => [k, process.env[k]]));
+const vars = { ...(config.vars ?? {}), ...overrides };
+const errors = [];
+const warnings = [];
+
+const db = (config.d1_databases ?? []).find((d) => d.binding === "DB");
+if (!db || /^0{8}-/.test(db.database_id ?? ""))
+  errors.push("wrangler.jsonc: set d1_databases[DB].database_id to your database (create it with `npx wrangler d1 create baton`).");
+
+switch (vars.AUTH_MODE) {
+  case "access":
+    if (!vars.ACCESS_TEAM_DOMAIN) errors.push("AUTH_MODE=access needs ACCESS_TEAM_DOMAIN (e.g. myteam.cloudflareaccess.com).");
+    if (!vars.ACCESS_AUD) errors.push("AUTH_MODE=access needs ACCESS_AUD (the Access application's Audience (AUD) tag).");
+    break;
+  case "builtin":
+    if (!vars.BUILTIN_ALLOWED_EMAILS && !vars.BUILTIN_ALLOWED_DOMAINS)
+      errors.push("AUTH_MODE=builtin needs BUILTIN_ALLOWED_EMAILS or BUILTIN_ALLOWED_DOMAINS (who may sign in first).");
+    if (!vars.MAIL_FROM) errors.push("AUTH_MODE=builtin needs MAIL_FROM (the sender address for sign-in codes).");
+    if (!vars.MAIL_API_URL && !(config.send_email ?? []).some((b) => b.name === "SEND_EMAIL"))
+      errors.push("AUTH_MODE=builtin needs a mail channel: MAIL_API_URL (+ secret MAIL_API_KEY) or a send_email binding named SEND_EMAIL.");
+    warnings.push("builtin: make sure the secrets exist: `npx wrangler secret put AUTH_SECRET` (≥ 16 random chars) and, with MAIL_API_URL, `npx wrangler secret put MAIL_API_KEY`.");
+    break;
+  case "dev":
+  case undefined:
+    errors.push(
+      "AUTH_MODE is 'dev' (or unset). The dev identity only answers on localhost, so this deploy would refuse everyone. " +
+        "Deploy with AUTH_MODE=access (Cloudflare Access) or AUTH_MODE=builtin — see README › Deploying for a team.",
+    );
+    break;
+  default:
+    errors.push(`AUTH_MODE=${vars.AUTH_MODE} is not one of access | builtin.`);
+}
+
+for (const w of warnings) console.warn(`! ${w}`);
+if (errors.length) {
+  for (const e of errors) console.error(`✗ ${e}`);
+  process.exit(1);
+}
+console.log(`✓ auth: ${vars.AUTH_MODE}; D1 database ${db.database_name}`);
+if (checkOnly) process.exit(0);
+
+const varArgs = Object.entries(overrides).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+run("npx", ["wrangler", "d1", "migrations", "apply", db.database_name, "--remote"]);
 run("npx", ["vite", "build"]);
-run("npx", ["wrangler", "deploy", "--config", "dist/baton/wrangler.json"]);
+run("npx", ["wrangler", "deploy", "--config", `dist/${config.name}/wrangler.json`, ...varArgs]);

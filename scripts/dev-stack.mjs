@@ -39,7 +39,9 @@ export async function startStack(opts = {}) {
   applyMigrations(stateDir);
   const url = `http://127.0.0.1:${port}`;
   const out = opts.quiet ? "ignore" : "inherit";
-  const server = spawn(bin("vite"), ["--port", String(port), "--strictPort"], {
+  // Tests start several stacks in one project at once; Vite's one-dev-server-per-project lock would refuse them.
+  const lock = process.env.VITEST ? ["--bypass-lock"] : [];
+  const server = spawn(bin("vite"), ["--port", String(port), "--strictPort", ...lock], {
     cwd: ROOT,
     stdio: ["ignore", out, out],
     env: { ...process.env, BATON_STATE_DIR: stateDir, WRANGLER_SEND_METRICS: "false", ...opts.serverEnv },
@@ -49,7 +51,9 @@ export async function startStack(opts = {}) {
     await waitHealthy(url);
     let daemon = null;
     let token = null;
-    if (opts.daemon !== false) {
+    // Auto-pairing uses the dev identity; with another auth mode, pair from the Machines page.
+    const authMode = opts.serverEnv?.BATON_VAR_AUTH_MODE ?? process.env.BATON_VAR_AUTH_MODE ?? "dev";
+    if (opts.daemon !== false && authMode === "dev") {
       token = await pairToken(url, stateDir);
       daemon = startDaemonProcess({ url: opts.daemonServer ?? url, token, roots: opts.roots ?? [ROOT], env: opts.daemonEnv, quiet: opts.quiet });
       procs.push(daemon);

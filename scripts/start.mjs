@@ -4,7 +4,11 @@ import { startStack } from "./dev-stack.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
 const stack = await startStack({ port });
-console.log(`\n  Baton is running: ${stack.url}\n  (demo agent on this machine; Ctrl+C to stop)\n`);
+console.log(
+  stack.daemon
+    ? `\n  Baton is running: ${stack.url}\n  (demo agent on this machine; Ctrl+C to stop)\n`
+    : `\n  Baton is running: ${stack.url}\n  (sign in, then pair this machine from Machines; Ctrl+C to stop)\n`,
+);
 const stop = async () => {
   await stack.stop();
   process.exit(0);

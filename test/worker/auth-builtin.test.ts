@@ -6,6 +6,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LOGIN_CODE_DIGITS, MAX_CODE_ATTEMPTS, MAX_CODES_PER_WINDOW } from "../../worker/auth/login-codes";
+import { sendLoginMail } from "../../worker/auth/mailer";
 import { AuthedViewer, call } from "./auth-harness";
 import { ORIGIN, TestDaemon, waitFor } from "./harness";
 
@@ -169,5 +170,23 @@ describe("builtin sign-in", () => {
     // The session survived the forged sign-out.
     expect((await call("/api/me", { headers: { Cookie: cookie } })).status).toBe(200);
     expect(ORIGIN).toBe("http://localhost");
+  });
+});
+
+describe("mail channels", () => {
+  const mail = { to: "a@team.example", code: "123456", site: "baton.example", ttlMinutes: 10 };
+  it("without a channel: printed only for a localhost server, otherwise refused (never a silent success)", async () => {
+    const bare = { ...env, MAIL_API_URL: undefined, MAIL_API_KEY: undefined, SEND_EMAIL: undefined };
+    expect(await sendLoginMail(bare, mail, true)).toBe("logged");
+    expect(await sendLoginMail(bare, mail, false)).toBe("not_configured");
+  });
+  it("uses a send_email binding when present", async () => {
+    const sent: unknown[] = [];
+    const binding = { send: async (m: unknown) => void sent.push(m) } as unknown as SendEmail;
+    expect(await sendLoginMail({ ...env, SEND_EMAIL: binding }, mail, false)).toBe("sent");
+    expect(sent).toEqual([expect.objectContaining({ to: mail.to, from: env.MAIL_FROM, subject: expect.stringContaining("123456") })]);
+  });
+  it("reports a failing mail API", async () => {
+    expect(await sendLoginMail({ ...env, MAIL_API_URL: "https://mail.test/broken" }, mail, false)).toBe("failed");
   });
 });
