@@ -1,3 +1,4 @@
+import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { api, newSession, setupSession, TestDaemon, TestViewer, text, waitFor } from "./harness";
@@ -23,6 +24,29 @@ describe("tunnel and Machine DO", () => {
     await waitFor(() => v.lastStatus()?.state === "idle", "turn end");
     const texts = v.ofKind("acp").map((e) => (e.update as any).content.text as string);
     expect(texts.join("")).toBe(Array.from({ length: sent }, (_, i) => `${i},`).join("") + "end");
+  });
+
+  it("a Machine restart with lost acks: the daemon resends events the room already has; each reaches viewers once", async () => {
+    const { daemon, sessionId, machineId } = await setupSession();
+    const v = await TestViewer.open(sessionId);
+    const chunk = (i: number) => daemon.emit({ t: "session.update", sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${i},` } } });
+    for (let i = 0; i < 30; i++) chunk(i);
+    const inFlight = [...daemon.unacked];
+    await daemon.settle();
+    await waitFor(() => v.ofKind("acp").length === 30, "30 delivered");
+    // The acks never reached the daemon, and the Machine restarts: its lastSeenUp hint was not persisted
+    // (acks do not wait for a Machine commit), so welcome reports less and all 30 come again.
+    daemon.unacked = inFlight;
+    daemon.close();
+    await evictDurableObject(machine(machineId));
+    await daemon.connect([{ sessionId, busy: false }]);
+    expect(daemon.frames.filter((f) => f.type === "welcome").at(-1)).toMatchObject({ lastSeenUp: 0 });
+    for (let i = 30; i < 40; i++) chunk(i);
+    await daemon.settle();
+    await waitFor(() => v.ofKind("acp").length >= 40, "40 delivered");
+    await new Promise((r) => setTimeout(r, 100));
+    const texts = v.ofKind("acp").map((e) => (e.update as { content: { text: string } }).content.text);
+    expect(texts.join("")).toBe(Array.from({ length: 40 }, (_, i) => `${i},`).join(""));
   });
 
   it("MACHINE_BUSY at the per-machine budget; a queued send adds no concurrency", async () => {

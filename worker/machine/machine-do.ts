@@ -3,8 +3,11 @@
  * SessionRooms (DO RPC) and room commands to the daemon; enforces the per-machine active budget.
  *
  * Invariants
- * - Daemon events are processed in `n` order, each once: `lastSeenUp` (durable) advances only after
- *   the room accepted the batch, then the ack goes out; resends with n ≤ the highest taken are dropped.
+ * - Daemon events are processed in `n` order, each once. Exactly-once lives in the rooms (each commits
+ *   a cursor of the daemon's `n` with the events' effects); a batch is acked once every room accepted it
+ *   (their commits done), without waiting for a commit here: `lastSeenUp` is kept in memory and persisted
+ *   every LAST_SEEN_PERSIST_EVERY events. A Machine restart at worst gets a few applied events resent,
+ *   which the rooms drop. Resends with n ≤ the highest taken are dropped here too.
  * - Commands to the daemon are numbered and kept in `down_outbox` until acked; resent after hello.
  * - A new daemon epoch (process restart) drops what targeted the old process and tells every room.
  */
@@ -27,6 +30,8 @@ const TUNNEL_TAG = "tunnel";
 /** Close code telling a daemon its token was revoked (it should not retry quickly). */
 export const CLOSE_REVOKED = 4401;
 const CLOSE_REPLACED = 4000;
+/** Events between durable `lastSeenUp` writes (a resend hint after a restart; rooms drop what they have). */
+const LAST_SEEN_PERSIST_EVERY = 1024;
 
 type Hello = Extract<DaemonFrame, { type: "hello" }>;
 
@@ -38,10 +43,14 @@ export class Machine extends DurableObject<Env> {
   /** Highest `n` taken into `pending` (≥ durable lastSeenUp); resends at or below are duplicates. */
   private highestTaken = 0;
 
+  /** Highest `n` every room accepted (what acks and welcome report); persisted only now and then. */
+  private lastDone = 0;
+  private persistedUp = 0;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.store = new MachineStore(ctx.storage.sql);
-    this.highestTaken = this.store.get<number>("last_seen_up") ?? 0;
+    this.highestTaken = this.lastDone = this.persistedUp = this.store.get<number>("last_seen_up") ?? 0;
   }
 
   // ---------------------------------------------------------------- tunnel socket
@@ -104,7 +113,7 @@ export class Machine extends DurableObject<Env> {
       fresh = true;
     }
     if (fresh) this.drain();
-    else this.send(ws, { type: "ack", n: this.store.get<number>("last_seen_up") ?? 0 });
+    else this.send(ws, { type: "ack", n: this.lastDone });
   }
 
   override async webSocketClose(ws: WebSocket): Promise<void> {
@@ -125,7 +134,7 @@ export class Machine extends DurableObject<Env> {
       // A new daemon process: its numbering starts over and what we queued for the old one is moot.
       this.store.set("epoch", hello.epoch);
       this.store.set("last_seen_up", 0);
-      this.highestTaken = 0;
+      this.highestTaken = this.lastDone = this.persistedUp = 0;
       this.pending = [];
       this.store.clearDown();
       this.store.clearActive();
@@ -137,7 +146,7 @@ export class Machine extends DurableObject<Env> {
     this.store.set("hello", { hostname: hello.hostname, agents: hello.agents, roots: hello.roots, version: hello.version });
     this.store.set("online", true);
     ws.serializeAttachment({ hello: true });
-    this.send(ws, { type: "welcome", machineId: this.store.get<string>("machine_id") ?? "", lastSeenUp: this.store.get<number>("last_seen_up") ?? 0 });
+    this.send(ws, { type: "welcome", machineId: this.store.get<string>("machine_id") ?? "", lastSeenUp: this.lastDone });
     this.store.ackDown(hello.lastSeenDown);
     for (const p of this.store.pendingDown()) this.send(ws, { type: "command", n: p.n, command: p.command });
     await this.updateDirectory(true, hello);
@@ -177,7 +186,12 @@ export class Machine extends DurableObject<Env> {
             ),
           );
           const last = batch[batch.length - 1]!.n;
-          this.store.set("last_seen_up", last);
+          this.lastDone = last;
+          // Not every cycle: a write here would hold the ack until it commits (output gate).
+          if (last - this.persistedUp >= LAST_SEEN_PERSIST_EVERY) {
+            this.store.set("last_seen_up", last);
+            this.persistedUp = last;
+          }
           for (const ws of this.ctx.getWebSockets(TUNNEL_TAG)) this.send(ws, { type: "ack", n: last });
         }
       } finally {
@@ -213,7 +227,7 @@ export class Machine extends DurableObject<Env> {
       activeCount: this.store.activeCount(),
       budget: this.budget(),
       pendingDown: this.store.pendingDown().length,
-      lastSeenUp: this.store.get<number>("last_seen_up") ?? 0,
+      lastSeenUp: this.lastDone,
     };
   }
 
