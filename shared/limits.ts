@@ -11,6 +11,9 @@ export const MAX_TUNNEL_FRAME_BYTES = 1024 * 1024;
 /** The original design parks one message; users asked for more, capped so the chip stack stays usable. */
 export const DEFAULT_QUEUE_DEPTH = 1;
 export const MAX_QUEUE_DEPTH = 8;
+/** All queued prompts together (UTF-8 of their blocks): bounds queue_state frames and a merged flush, whose
+ *  prompt command must fit the daemon's frame limit (8 × MAX_PROMPT_BYTES of multi-byte text would not). */
+export const MAX_QUEUE_BYTES = 512 * 1024;
 /** Settled client message ids remembered for idempotent retries (outbox resends after a drop). */
 export const SETTLED_RING_SIZE = 512;
 /** Per-machine concurrent active turns (the daemon's CPU / API budget). */
@@ -24,3 +27,8 @@ export const RATE_PER_SECOND = 20;
 export const MAX_ID_LENGTH = 128;
 /** Events per tunnel batch frame: amortises per-message cost while staying under the frame limit. */
 export const MAX_BATCH_EVENTS = 256;
+/**
+ * Daemon frames the Machine holds but has not handed to rooms yet. A daemon keeps ≤ 2 frames unacked,
+ * so only a flooding peer gets here: its tunnel is closed (1013) and it resends after reconnecting.
+ */
+export const MAX_TUNNEL_BACKLOG_BYTES = 8 * MAX_TUNNEL_FRAME_BYTES;

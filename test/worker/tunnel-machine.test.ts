@@ -1,6 +1,7 @@
 import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { figure } from "../figure";
 import { api, newSession, setupSession, TestDaemon, TestViewer, text, waitFor } from "./harness";
 
 const machine = (id: string) => env.MACHINE.get(env.MACHINE.idFromName(id));
@@ -12,6 +13,7 @@ describe("tunnel and Machine DO", () => {
     await waitFor(() => v.lastStatus()?.state === "idle", "idle");
     await v.op({ op: "message.send", id: "t1", blocks: text("stream") });
     let sent = 0;
+    const t0 = Date.now();
     for (let round = 0; round < 5; round++) {
       for (let i = 0; i < 10; i++)
         daemon.emit({ t: "session.update", sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${sent++},` } } });
@@ -24,6 +26,7 @@ describe("tunnel and Machine DO", () => {
     await waitFor(() => v.lastStatus()?.state === "idle", "turn end");
     const texts = v.ofKind("acp").map((e) => (e.update as any).content.text as string);
     expect(texts.join("")).toBe(Array.from({ length: sent }, (_, i) => `${i},`).join("") + "end");
+    figure("tunnel kill mid-turn (workerd)", "5 kills", `${sent + 1} events, each at the viewer exactly once, in order`, Date.now() - t0);
   });
 
   it("a Machine restart with lost acks: the daemon resends events the room already has; each reaches viewers once", async () => {

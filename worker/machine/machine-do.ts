@@ -13,7 +13,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { assertNever } from "../../shared/blocks";
-import { DEFAULT_MACHINE_BUDGET, MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
+import { DEFAULT_MACHINE_BUDGET, MAX_TUNNEL_BACKLOG_BYTES, MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
 import {
   type DaemonEvent,
   DaemonFrame,
@@ -32,6 +32,8 @@ export const CLOSE_REVOKED = 4401;
 const CLOSE_REPLACED = 4000;
 /** Events between durable `lastSeenUp` writes (a resend hint after a restart; rooms drop what they have). */
 const LAST_SEEN_PERSIST_EVERY = 1024;
+/** Standard "try again later": the daemon reconnects with backoff and resends what was not acked. */
+const CLOSE_OVERLOADED = 1013;
 
 type Hello = Extract<DaemonFrame, { type: "hello" }>;
 
@@ -40,6 +42,9 @@ export class Machine extends DurableObject<Env> {
   /** Frames received but not yet handed to rooms, in order. */
   private pending: { n: number; event: DaemonEvent }[] = [];
   private draining: Promise<void> | null = null;
+  /** Frame bytes behind `pending` and behind the batch being handed to rooms: bounded by MAX_TUNNEL_BACKLOG_BYTES. */
+  private pendingBytes = 0;
+  private drainingBytes = 0;
   /** Highest `n` taken into `pending` (≥ durable lastSeenUp); resends at or below are duplicates. */
   private highestTaken = 0;
 
@@ -92,9 +97,9 @@ export class Machine extends DurableObject<Env> {
       case "hello":
         return this.onHello(ws, frame);
       case "event":
-        return this.take(ws, [frame]);
+        return this.take(ws, [frame], message.length);
       case "batch":
-        return this.take(ws, frame.events);
+        return this.take(ws, frame.events, message.length);
       case "ack":
         this.store.ackDown(frame.n);
         return;
@@ -104,7 +109,19 @@ export class Machine extends DurableObject<Env> {
   }
 
   /** Queues new frames for the rooms; resent duplicates (n ≤ highest taken) are only acked. */
-  private take(ws: WebSocket, frames: { n: number; event: DaemonEvent }[]): void {
+  private take(ws: WebSocket, frames: { n: number; event: DaemonEvent }[], bytes: number): void {
+    if (frames.some((f) => f.n > this.highestTaken) && this.pendingBytes + this.drainingBytes + bytes > MAX_TUNNEL_BACKLOG_BYTES) {
+      // Nothing of this frame (nor of any later one on this socket: no gaps) is taken; the daemon still
+      // holds them unacked and resends them after reconnecting.
+      this.send(ws, { type: "error", code: ErrorCode.RATE_LIMITED, message: "tunnel backlog full: reconnect and resend unacked events" });
+      ws.serializeAttachment({ hello: false });
+      try {
+        ws.close(CLOSE_OVERLOADED, "tunnel backlog full");
+      } catch {
+        /* gone */
+      }
+      return;
+    }
     let fresh = false;
     for (const f of frames) {
       if (f.n <= this.highestTaken) continue;
@@ -112,8 +129,10 @@ export class Machine extends DurableObject<Env> {
       this.pending.push(f);
       fresh = true;
     }
-    if (fresh) this.drain();
-    else this.send(ws, { type: "ack", n: this.lastDone });
+    if (fresh) {
+      this.pendingBytes += bytes;
+      this.drain();
+    } else this.send(ws, { type: "ack", n: this.lastDone });
   }
 
   override async webSocketClose(ws: WebSocket): Promise<void> {
@@ -136,6 +155,7 @@ export class Machine extends DurableObject<Env> {
       this.store.set("last_seen_up", 0);
       this.highestTaken = this.lastDone = this.persistedUp = 0;
       this.pending = [];
+      this.pendingBytes = 0;
       this.store.clearDown();
       this.store.clearActive();
     }
@@ -168,6 +188,8 @@ export class Machine extends DurableObject<Env> {
         while (this.pending.length) {
           const batch = this.pending;
           this.pending = [];
+          this.drainingBytes = this.pendingBytes;
+          this.pendingBytes = 0;
           const epoch = this.store.get<string>("epoch") ?? "";
           // Order matters within a session only: group per session, rooms work in parallel.
           const bySession = new Map<string, { n: number; event: DaemonEvent }[]>();
@@ -196,6 +218,7 @@ export class Machine extends DurableObject<Env> {
         }
       } finally {
         this.draining = null;
+        this.drainingBytes = 0;
       }
     })();
   }

@@ -14,7 +14,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { mergePrompts, type PromptBlock, assertNever } from "../../shared/blocks";
-import { DEFAULT_QUEUE_DEPTH, RATE_BURST, RATE_PER_SECOND, REPLAY_TAIL_MAX } from "../../shared/limits";
+import { DEFAULT_QUEUE_DEPTH, MAX_QUEUE_BYTES, RATE_BURST, RATE_PER_SECOND, REPLAY_TAIL_MAX } from "../../shared/limits";
 import type { AgentConfig, DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
 import {
   type Author,
@@ -45,6 +45,9 @@ export const CLOSE_ACCESS_CHANGED = 4403;
 type Attachment = { viewer: Viewer; connectedAt: number };
 type OpOf<K extends ClientOp["op"]> = Extract<ClientOp, { op: K }>;
 type SessionStatusEvent = EventOf<"session_status">;
+
+const encoder = new TextEncoder();
+const utf8Bytes = (blocks: PromptBlock[]) => encoder.encode(JSON.stringify(blocks)).byteLength;
 
 export class SessionRoom extends DurableObject<Env> {
   private readonly store: RoomStore;
@@ -154,8 +157,11 @@ export class SessionRoom extends DurableObject<Env> {
         return this.onSend(ws, viewer, op);
       case "queue.cancel":
         return this.ack(ws, op, this.onQueueCancel(op.id));
-      case "queue.edit":
+      case "queue.edit": {
+        const full = this.store.queue().some((e) => e.id === op.id) ? this.queueBytesExceeded(op.id, op.blocks) : null;
+        if (full) return this.sendError(ws, op.rid, ErrorCode.QUEUE_FULL, full);
         return this.ack(ws, op, this.onQueueEdit(op.id, op.blocks));
+      }
       case "queue.move":
         return this.ack(ws, op, this.onQueueMove(op.id, op.before ?? null));
       case "queue.steer":
@@ -215,6 +221,8 @@ export class SessionRoom extends DurableObject<Env> {
       const depth = this.settings().queueDepth;
       if (this.store.queueLength() >= depth)
         return fail(ErrorCode.QUEUE_FULL, depth === 1 ? "a message is already queued" : `the queue is full (${depth})`);
+      const full = this.queueBytesExceeded(id, blocks);
+      if (full) return fail(ErrorCode.QUEUE_FULL, full);
       this.store.enqueue({ id, blocks, author, createdAt: Date.now(), state: "queued" });
       const ack = { queued: true, position: this.store.queueLength() };
       this.store.settle(id, Fate.queued, { queued: true });
@@ -305,6 +313,13 @@ export class SessionRoom extends DurableObject<Env> {
     this.store.settle(id, Fate.cancelled, { queued: true });
     this.emitQueue(false);
     return { outcome: "cancelled", entry };
+  }
+
+  /** Why the queue cannot hold `blocks` as entry `id` (added, or replacing its blocks), or null when it can. */
+  private queueBytesExceeded(id: string, blocks: PromptBlock[]): string | null {
+    let bytes = utf8Bytes(blocks);
+    for (const e of this.store.queue()) if (e.id !== id) bytes += utf8Bytes(e.blocks);
+    return bytes > MAX_QUEUE_BYTES ? `the queue is full (queued messages are limited to ${MAX_QUEUE_BYTES / 1024} KB in total)` : null;
   }
 
   private onQueueEdit(id: string, blocks: PromptBlock[]): QueueOpAck {
