@@ -3,30 +3,20 @@
 // else — ACP server, tools, permission policy, shell, cancel, model switch — is the real CLI.
 // The agent runs behind stdio-recorder.mjs so the test can check what Gemini itself received, and, where
 // user namespaces allow it, inside `unshare -rn` (no network interface at all).
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, launch, shot } from "./browser";
+import { canUnshareNet, geminiArgv, geminiEnv, geminiHome } from "../fixtures/gemini/gemini-launch";
 import { FAST_DEMO, NodeViewer, type Stack, startTestStack, waitFor } from "./support";
 
-const ROOT = join(import.meta.dirname, "..", "..");
-const GEMINI_MAIN = join(ROOT, "node_modules", "@google", "gemini-cli", "bundle", "gemini.js");
-const SCRIPT = join(ROOT, "test", "fixtures", "gemini", "script.jsonl");
 const RECORDER = join(import.meta.dirname, "stdio-recorder.mjs");
 /** Gemini's first start (config, tool registry, policy) takes seconds, longer on a loaded machine. */
 const AGENT_START_MS = 60_000;
 /** One scripted model step plus real tool execution. */
 const STEP_MS = 30_000;
-
-/** Keeps the CLI from phoning home even if a network is there: no usage statistics, telemetry or update checks. */
-const OFFLINE_SETTINGS = {
-  privacy: { usageStatisticsEnabled: false },
-  telemetry: { enabled: false },
-  general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
-};
 
 type Logged = { dir: "toAgent" | "fromAgent"; t: number; msg: Record<string, any> };
 
@@ -35,30 +25,13 @@ let browser: Browser;
 let base: string;
 let workspace: string;
 let logDir: string;
-let offlineNamespace = false;
 
 beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), "baton-gemini-"));
-  const home = join(base, "home");
-  mkdirSync(join(home, ".gemini"), { recursive: true });
-  writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify(OFFLINE_SETTINGS));
   workspace = join(base, "workspace");
   mkdirSync(workspace);
   logDir = join(base, "acp-log");
-  offlineNamespace = spawnSync("unshare", ["-rn", "true"]).status === 0;
-  const gemini = [process.execPath, GEMINI_MAIN, "--acp", "--fake-responses-non-strict", SCRIPT];
-  const agent = {
-    id: "gemini",
-    command: process.execPath,
-    args: [RECORDER, logDir, "--", ...(offlineNamespace ? ["unshare", "-rn", ...gemini] : gemini)],
-    env: {
-      GEMINI_API_KEY: "dummy",
-      HOME: home,
-      GEMINI_CLI_HOME: home,
-      // The CLI re-execs itself only to raise the heap limit; one process starts faster.
-      GEMINI_CLI_NO_RELAUNCH: "1",
-    },
-  };
+  const agent = { id: "gemini", command: process.execPath, args: [RECORDER, logDir, "--", ...geminiArgv()], env: geminiEnv(geminiHome(base)) };
   const config = join(base, "baton-config.json");
   writeFileSync(config, JSON.stringify({ agents: [agent] }));
   [stack, browser] = await Promise.all([startTestStack({ ...FAST_DEMO, BATON_CONFIG: config }), launch()]);
@@ -67,6 +40,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await stack?.stop();
+  if (base) rmSync(base, { recursive: true, force: true });
 });
 
 const tid = (page: Page, id: string) => page.getByTestId(id);
@@ -207,7 +181,7 @@ describe("the real Gemini CLI (0.61, offline) through the tunnel", () => {
       } else if (l.dir === "fromAgent" && open.has(l.msg.id) && !l.msg.method) open.delete(l.msg.id);
     }
     expect(prompts).toEqual(["/about", "hello", "use the tools", "a message held while the tool turn runs", "long", "after"]);
-    if (!offlineNamespace) console.warn("unshare -rn unavailable: Gemini ran with the network present (settings still disable telemetry)");
+    if (!canUnshareNet()) console.warn("unshare -rn unavailable: Gemini ran with the network present (settings still disable telemetry)");
 
     v.close();
     await ctx.close();
