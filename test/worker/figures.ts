@@ -95,7 +95,15 @@ export async function durabilityRounds(rounds: number): Promise<DurabilityFigure
 
 // ------------------------------------------------------------------------------------------ storms
 
-export type StormFigure = { sessions: number; viewers: number; rounds: number; diverged: number; convergeMs: number[] };
+export type StormFigure = {
+  sessions: number;
+  viewers: number;
+  rounds: number;
+  diverged: number;
+  /** Viewers showing a message of another session, or sessions whose agent got another session's prompt. */
+  crossed: number;
+  convergeMs: number[];
+};
 
 /**
  * `sessions` sessions on one machine, `viewersPerSession` viewers each, turns running. Each round every viewer
@@ -114,7 +122,7 @@ export async function reconnectStorm(sessions: number, viewersPerSession: number
   await waitFor(() => viewers.every((vs) => vs[0]!.lastStatus()?.state === "idle"), "all idle", 15_000);
   await Promise.all(ids.map((id, s) => viewers[s]![0]!.op({ op: "message.send", id: `${id}-turn`, blocks: text("stream") })));
   await waitFor(() => ids.every((id) => daemon.prompts(id).length === 1), "a turn per session", 15_000);
-  const fig: StormFigure = { sessions, viewers: sessions * viewersPerSession, rounds, diverged: 0, convergeMs: [] };
+  const fig: StormFigure = { sessions, viewers: sessions * viewersPerSession, rounds, diverged: 0, crossed: 0, convergeMs: [] };
   let sent = 0;
   for (let round = 1; round <= rounds; round++) {
     for (const id of ids) for (let i = 0; i < 5; i++) daemon.emit(chunk(id, `${sent++} `));
@@ -143,6 +151,12 @@ export async function reconnectStorm(sessions: number, viewersPerSession: number
     fig.convergeMs.push(Date.now() - t0);
     viewers.forEach((vs, s) => vs.forEach((v) => viewState(v) !== want[s] && fig.diverged++));
   }
+  viewers.forEach((vs, s) =>
+    vs.forEach((v) => {
+      if (!v.ofKind("user_message").every((m) => m.id.startsWith(ids[s]!))) fig.crossed++;
+    }),
+  );
+  fig.crossed += ids.filter((id) => daemon.prompts(id).map((p) => p.messageId).join() !== `${id}-turn`).length;
   for (const vs of viewers) for (const v of vs) v.close();
   daemon.close();
   return fig;
