@@ -53,6 +53,29 @@ describe("hostile input against the real DOs", () => {
     figure("tunnel frame fuzzing", `${junk.length} frames`, `${errors.length} error frames, 0 crashes, tunnel still routes prompts`, ms);
   });
 
+  it("a daemon cannot write into another machine's session: foreign events and hello claims are ignored", async () => {
+    const mine = await setupSession();
+    const theirs = await setupSession();
+    const v = await TestViewer.open(theirs.sessionId);
+    await waitFor(() => v.lastStatus()?.state === "idle", "idle");
+    const errors = () => mine.daemon.frames.filter((f) => f.type === "error");
+    mine.daemon.emit({ t: "session.update", sessionId: theirs.sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "injected" } } });
+    mine.daemon.emit({ t: "session.failed", sessionId: theirs.sessionId, message: "hijacked" });
+    await mine.daemon.settle();
+    await waitFor(() => errors().some((e) => e.type === "error" && e.message.includes(theirs.sessionId)), "foreign events refused");
+    // Claiming the session as live in a hello changes nothing for it either.
+    await mine.daemon.connect([{ sessionId: theirs.sessionId, busy: true }]);
+    expect(await v.op({ op: "message.send", id: "own", blocks: text("still mine") })).toMatchObject({ type: "ack", result: { queued: false } });
+    await waitFor(() => theirs.daemon.prompts(theirs.sessionId).length === 1, "prompt reached the owning daemon");
+    expect(mine.daemon.prompts()).toHaveLength(0);
+    expect(v.ofKind("acp")).toHaveLength(0);
+    expect(v.ofKind("session_status").map((s) => s.state)).not.toContain("error");
+    // The owning daemon's own turn still completes normally.
+    await theirs.daemon.finishTurn(theirs.sessionId, "real answer");
+    await waitFor(() => v.lastStatus()?.state === "idle", "idle again");
+    expect(v.ofKind("acp").map((e) => (e.update as { content?: { text?: string } }).content?.text)).toEqual(["real answer"]);
+  });
+
   it("a tunnel upgrade without a token, or with a random one, is 401", async () => {
     for (const token of fc.sample(fc.string({ minLength: 1, maxLength: 64 }).filter((s) => /^[\x21-\x7e]+$/.test(s)), 20)) {
       const r = await exports.default.fetch(`${ORIGIN}/api/tunnel`, { headers: { Upgrade: "websocket", [TUNNEL_TOKEN_HEADER]: token } });

@@ -160,8 +160,8 @@ export class Machine extends DurableObject<Env> {
       this.store.clearActive();
     }
     for (const s of hello.sessions) {
-      this.store.addSession(s.sessionId);
-      this.store.setActive(s.sessionId, s.busy);
+      // Only sessions opened on this machine (a room dispatched to it) count: a daemon cannot claim others.
+      if (this.store.hasSession(s.sessionId)) this.store.setActive(s.sessionId, s.busy);
     }
     this.store.set("hello", { hostname: hello.hostname, agents: hello.agents, roots: hello.roots, version: hello.version });
     this.store.set("online", true);
@@ -193,13 +193,24 @@ export class Machine extends DurableObject<Env> {
           const epoch = this.store.get<string>("epoch") ?? "";
           // Order matters within a session only: group per session, rooms work in parallel.
           const bySession = new Map<string, { n: number; event: DaemonEvent }[]>();
+          const foreign = new Set<string>();
           for (const f of batch) {
             const sessionId = f.event.sessionId;
-            if (f.event.t === "turn.ended") this.store.setActive(sessionId, false);
             let group = bySession.get(sessionId);
-            if (!group) bySession.set(sessionId, (group = []));
+            if (!group) {
+              // A daemon speaks only for sessions opened on this machine; events for any other are dropped.
+              if (foreign.has(sessionId) || !this.store.hasSession(sessionId)) {
+                foreign.add(sessionId);
+                continue;
+              }
+              bySession.set(sessionId, (group = []));
+            }
+            if (f.event.t === "turn.ended") this.store.setActive(sessionId, false);
             group.push(f);
           }
+          for (const id of foreign)
+            for (const ws of this.ctx.getWebSockets(TUNNEL_TAG))
+              this.send(ws, { type: "error", code: ErrorCode.NOT_FOUND, message: `events for session ${id.slice(0, 64)} ignored: not a session of this machine` });
           await Promise.all(
             [...bySession].map(([sessionId, group]) =>
               roomStub(this.env, sessionId)

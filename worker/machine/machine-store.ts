@@ -44,6 +44,9 @@ export class MachineStore {
   addSession(sessionId: string): void {
     this.sql.exec("INSERT OR IGNORE INTO sessions (session_id) VALUES (?)", sessionId);
   }
+  hasSession(sessionId: string): boolean {
+    return this.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM sessions WHERE session_id = ?", sessionId).one().c > 0;
+  }
   sessionIds(): string[] {
     return this.sql.exec<{ session_id: string }>("SELECT session_id FROM sessions").toArray().map((r) => r.session_id);
   }
