@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { DESKTOP, launch, shot } from "./browser";
 import { canUnshareNet, geminiArgv, geminiEnv, geminiHome } from "../fixtures/gemini/gemini-launch";
 import { FAST_DEMO, NodeViewer, type Stack, startTestStack, waitFor } from "./support";
@@ -92,9 +92,12 @@ describe("the real Gemini CLI (0.61, offline) through the tunnel", () => {
     const v = await new NodeViewer(stack.url, sessionId).open();
     const ctx = await browser.newContext(DESKTOP);
     const page = await ctx.newPage();
+    // On a failure, keep a picture of what the browser showed.
+    onTestFailed(() => shot(page, "gemini-failure").catch(() => {}));
     await page.goto(`${stack.url}/s/${sessionId}`);
     await waitFor(() => v.status() === "idle", "Gemini session ready", AGENT_START_MS);
-    await tid(page, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: STEP_MS });
+    // The first page load compiles the client in vite's dev server: slow on a loaded machine.
+    await tid(page, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: AGENT_START_MS });
 
     // What Gemini 0.61 advertises: legacy models + modes, no config options, no steering, images.
     const cfg = v.ofKind("config_state").at(-1)!.config;
