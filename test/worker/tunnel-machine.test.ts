@@ -48,7 +48,7 @@ describe("tunnel and Machine DO", () => {
     await daemon.settle();
     await waitFor(() => v.ofKind("acp").length >= 40, "40 delivered");
     await new Promise((r) => setTimeout(r, 100));
-    const texts = v.ofKind("acp").map((e) => (e.update as { content: { text: string } }).content.text);
+    const texts = v.ofKind("acp").map((e) => (e.update as unknown as { content: { text: string } }).content.text);
     expect(texts.join("")).toBe(Array.from({ length: 40 }, (_, i) => `${i},`).join(""));
   });
 
