@@ -366,6 +366,24 @@ describe("fold: batch frames", () => {
     expect(again.seq).toBe(seq);
   });
 
+  it("folding a batch or snapshot never mutates the state it started from; untouched rows keep identity", () => {
+    const before = run([ev(echo("m1")), ev(active()), ev(chunk("a", "x")), ev(idle()), ev(echo("m2")), ev(active())]);
+    const rows = before.rows.slice();
+    const index = { ...before.rowIndex };
+    const turn = [ev(chunk("b", "y")), ev({ kind: "acp", update: { sessionUpdate: "tool_call", toolCallId: "t1", title: "Read", kind: "read", status: "in_progress" } }), ev(idle()), ev(echo("m3"))];
+    const after = fold(before, { type: "batch", frames: turn as Extract<ServerFrame, { type: "event" }>[] });
+    expect(before.rows).toEqual(rows);
+    expect(before.rowIndex).toEqual(index);
+    expect(after.rows[0]).toBe(before.rows[0]);
+    expect(after).toEqual(run(turn, before));
+    expect(rowsOf(after, "tool")[0]!.live).toBe(false);
+    // A snapshot of many turns gives what the same events give one by one.
+    const events = [echo("s1"), chunk("one", "p"), idle(), echo("s2"), thought("hm"), chunk("two", "q"), idle()];
+    const snap = fold(before, { type: "snapshot", seq: 99, events });
+    expect(snap.rows).toEqual(run(events.map((e) => ev(e))).rows);
+    expect(before.rows).toEqual(rows);
+  });
+
   it("framesOf unpacks a batch and leaves other frames as they are", () => {
     const a = ev(chunk("a"));
     const b = st(idle());

@@ -144,18 +144,20 @@ export function fold(state: FoldState, frame: ServerFrame): FoldState {
     case "event":
       if (frame.seq <= state.seq) return state;
       return { ...applyEvent(state, frame.event, true), seq: frame.seq };
-    case "snapshot": {
-      let s: FoldState = frame.append ? state : resetTranscript(state);
-      for (const e of frame.events) s = applyEvent(s, e, true);
-      return { ...s, seq: frame.seq };
-    }
+    case "snapshot":
+      return drafting(() => {
+        let s: FoldState = frame.append ? state : resetTranscript(state);
+        for (const e of frame.events) s = applyEvent(s, e, true);
+        return { ...s, seq: frame.seq };
+      });
     case "state":
       return applyEvent(state, frame.event, false);
-    case "batch": {
-      let s = state;
-      for (const f of frame.frames) s = fold(s, f);
-      return s;
-    }
+    case "batch":
+      return drafting(() => {
+        let s = state;
+        for (const f of frame.frames) s = fold(s, f);
+        return s;
+      });
     case "ready":
       return { ...state, ready: true, seq: Math.max(state.seq, frame.seq) };
     case "ack":
@@ -192,13 +194,48 @@ function resetTranscript(state: FoldState): FoldState {
   return { ...state, rows: [], rowIndex: {}, open: NO_OPEN, nextRow: 0, usage: null, commands: [], title: null, stopReason: null };
 }
 
+/**
+ * While a snapshot or batch is folded, row changes go into one private copy of `rows` / `rowIndex`
+ * made on first write, instead of a copy per event (a 5k-row snapshot was quadratic). Nothing outside
+ * sees the copy before the fold returns, so `fold` stays pure to its callers. `undefined`: not drafting.
+ */
+let draft: { rows: Row[]; rowIndex: Record<string, number> } | null | undefined;
+
+function drafting(fn: () => FoldState): FoldState {
+  if (draft !== undefined) return fn();
+  draft = null;
+  try {
+    return fn();
+  } finally {
+    draft = undefined;
+  }
+}
+
+/** The draft copy of `state`'s rows to write into, or null when not drafting. */
+function ownRows(state: FoldState): { rows: Row[]; rowIndex: Record<string, number> } | null {
+  if (draft === undefined) return null;
+  if (!draft || draft.rows !== state.rows || draft.rowIndex !== state.rowIndex) draft = { rows: state.rows.slice(), rowIndex: { ...state.rowIndex } };
+  return draft;
+}
+
 function pushRow(state: FoldState, row: Row): FoldState {
   const existing = state.rowIndex[row.id];
   if (existing !== undefined) return replaceRow(state, existing, row);
+  const d = ownRows(state);
+  if (d) {
+    d.rowIndex[row.id] = d.rows.length;
+    d.rows.push(row);
+    return { ...state, rows: d.rows, rowIndex: d.rowIndex };
+  }
   return { ...state, rows: [...state.rows, row], rowIndex: { ...state.rowIndex, [row.id]: state.rows.length } };
 }
 
 function replaceRow(state: FoldState, index: number, row: Row): FoldState {
+  const d = ownRows(state);
+  if (d) {
+    d.rows[index] = row;
+    return { ...state, rows: d.rows, rowIndex: d.rowIndex };
+  }
   const rows = state.rows.slice();
   rows[index] = row;
   return { ...state, rows };
@@ -218,15 +255,22 @@ function localId(state: FoldState, prefix: string): [string, FoldState] {
 /** Ends the turn's open rows: streaming text stops, running tools are marked interrupted. */
 function closeTurn(state: FoldState): FoldState {
   let rows: Row[] | null = null;
+  let rowIndex = state.rowIndex;
   state.rows.forEach((r, i) => {
     let next: Row | null = null;
     if ((r.kind === "agent" || r.kind === "thought") && r.streaming) next = { ...r, streaming: false };
     else if (r.kind === "tool" && r.live) next = { ...r, live: false };
-    if (next) (rows ??= state.rows.slice())[i] = next;
+    if (!next) return;
+    if (!rows) {
+      const d = ownRows(state);
+      rows = d ? d.rows : state.rows.slice();
+      if (d) rowIndex = d.rowIndex;
+    }
+    rows[i] = next;
   });
   const open = state.open === NO_OPEN ? state.open : NO_OPEN;
   if (!rows && open === state.open) return state;
-  return { ...state, rows: rows ?? state.rows, open };
+  return { ...state, rows: rows ?? state.rows, rowIndex, open };
 }
 
 // ---------------------------------------------------------------- ACP content

@@ -9,8 +9,11 @@ export function timeAgo(t: number, now = Date.now()): string {
   return new Date(t).toLocaleDateString(undefined, { month: "short", day: "numeric" });
 }
 
+/** One formatter for every row: `toLocaleTimeString` builds a new one per call (~1 ms each on a 5k-row load). */
+const CLOCK = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+
 export function clockTime(t: number): string {
-  return new Date(t).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  return CLOCK.format(t);
 }
 
 /** `/home/ann/src/baton` → `~/src/baton`-ish short form for headers. */

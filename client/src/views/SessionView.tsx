@@ -150,6 +150,7 @@ function Session(props: { id: string }) {
             viewerId={state.viewer?.id}
             canAct={canAct()}
             working={state.turnActive && state.status === "active"}
+            following={follow.following()}
             onPermission={(requestId, optionId) => void actions.respond(requestId, optionId)}
           />
         </div>

@@ -1,4 +1,4 @@
-import { For, Match, Show, Switch } from "solid-js";
+import { createEffect, createSignal, For, Match, on, onCleanup, onMount, Show, Switch } from "solid-js";
 import type { Row } from "../../../shared/fold";
 import { AgentMessage, ErrorRowView, NoticeRowView, PermissionCard, Plan, Thought, ToolCall, TurnEnd, UserMessage } from "./TranscriptRows";
 
@@ -11,20 +11,88 @@ type Props = {
   working?: boolean;
   empty?: string;
   onPermission: (requestId: string, optionId: string) => void;
+  /**
+   * The reader is at the bottom (stick-to-bottom). Then the rendered window slides with new rows;
+   * otherwise it only grows, so nothing moves under someone reading older rows. Default: true.
+   */
+  following?: boolean;
 };
+
+/**
+ * Rows kept in the DOM from the end of the transcript; older ones mount a page at a time as the reader
+ * scrolls up. A 5,000-row session then costs what ~a screenful costs, on load and while text streams
+ * (bench/RESULTS.md: layout of every row on each streamed chunk dropped most frames).
+ */
+export const WINDOW_ROWS = 120;
+
+/** The first row index to render: the last `shown` rows (all when fewer). */
+export function windowStart(total: number, shown: number): number {
+  return Math.max(0, total - shown);
+}
+
+function scrollParent(el: HTMLElement): HTMLElement | null {
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const y = getComputedStyle(p).overflowY;
+    if (y === "auto" || y === "scroll") return p;
+  }
+  return null;
+}
 
 export function Transcript(props: Props) {
   const last = () => props.rows[props.rows.length - 1];
   const showWorking = () => props.working && (!last() || last()!.kind === "user" || last()!.kind === "plan");
+  const [shown, setShown] = createSignal(WINDOW_ROWS);
+  // New rows while the reader is up the page: grow the window so the rows they read stay mounted.
+  // At the bottom: trim back to the window (the oldest rows unmount above the viewport).
+  createEffect(
+    on(
+      () => props.rows.length,
+      (n, prev) => {
+        if (props.following === false) {
+          if (prev !== undefined && n > prev) setShown((s) => s + (n - prev));
+        } else if (shown() > WINDOW_ROWS) setShown(WINDOW_ROWS);
+      },
+    ),
+  );
+  createEffect(on(() => props.following, (f) => f !== false && shown() > WINDOW_ROWS && setShown(WINDOW_ROWS), { defer: true }));
+  const start = () => windowStart(props.rows.length, shown());
+  const visible = () => (start() === 0 ? props.rows : props.rows.slice(start()));
+
+  let sentinel: HTMLDivElement | undefined;
+  /** Mounts the previous page of rows, keeping what is on screen where it was. */
+  const showEarlier = () => {
+    const scroller = sentinel ? scrollParent(sentinel) : null;
+    const top = scroller?.scrollTop ?? 0;
+    const before = scroller?.scrollHeight ?? 0;
+    setShown((s) => s + WINDOW_ROWS);
+    if (!scroller) return;
+    const grown = scroller.scrollHeight - before;
+    // Browsers with scroll anchoring have already kept the view in place; Safari has not.
+    if (scroller.scrollTop === top) scroller.scrollTop = top + grown;
+  };
+  onMount(() => {
+    if (!sentinel || typeof IntersectionObserver === "undefined") return;
+    // Reaching the top of the rendered rows loads the previous page (the button is the fallback).
+    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && start() > 0 && showEarlier(), { rootMargin: "400px 0px 0px 0px" });
+    io.observe(sentinel);
+    onCleanup(() => io.disconnect());
+  });
   return (
     <div class="transcript" data-testid="transcript" role="log" aria-live="polite" aria-relevant="additions">
+      <div ref={sentinel} class="transcript-earlier">
+        <Show when={start() > 0}>
+          <button class="btn btn-quiet btn-sm" data-testid="show-earlier" onClick={showEarlier}>
+            Show earlier messages ({start().toLocaleString()})
+          </button>
+        </Show>
+      </div>
       <Show when={props.rows.length === 0 && !props.working}>
         <div class="transcript-empty">
           <p class="empty-title">No messages yet</p>
           <p class="empty-sub">{props.empty ?? "Say hello. While the agent works, you can queue the next message."}</p>
         </div>
       </Show>
-      <For each={props.rows}>
+      <For each={visible()}>
         {(row) => (
           <Switch>
             <Match when={row.kind === "user" && row}>{(r) => <UserMessage row={r()} mine={!!props.viewerId && r().author.id === props.viewerId} />}</Match>
