@@ -195,6 +195,27 @@ describe("tunnel client", () => {
     expect(logs.join("\n")).not.toContain(TOKEN);
   });
 
+  it("an overloaded Machine (RATE_LIMITED, close 1013): logged, redialled with normal backoff, unacked events resent", async () => {
+    srv = await machineServer();
+    const { c, logs } = makeClient(srv.url);
+    client = c;
+    c.start();
+    await srv.until(() => srv!.conns[0]?.frames.length === 1);
+    sendFrame(srv.conns[0]!.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
+    await srv.until(() => c.status === "connected");
+    for (let i = 1; i <= 5; i++) c.send(ev(i));
+    await srv.until(() => eventNs(srv!.conns[0]!).length > 0);
+    sendFrame(srv.conns[0]!.ws, { type: "ack", n: 2 });
+    sendFrame(srv.conns[0]!.ws, { type: "error", code: "RATE_LIMITED", message: "tunnel backlog full: reconnect and resend unacked events" });
+    srv.conns[0]!.ws.close(1013, "tunnel backlog full");
+    await srv.until(() => srv!.conns[1]?.frames.length === 1, 2000); // hello on a new connection
+    sendFrame(srv.conns[1]!.ws, { type: "welcome", machineId: "m1", lastSeenUp: 2 });
+    await srv.until(() => eventNs(srv!.conns[1]!).includes(5));
+    expect(eventNs(srv.conns[1]!)).toEqual([3, 4, 5]);
+    expect(c.status).toBe("connected");
+    expect(logs.join("\n")).toContain("RATE_LIMITED");
+  });
+
   it("keeps retrying while the server is down; events queued meanwhile arrive once it is back", async () => {
     srv = await machineServer();
     const port = Number(new URL(srv.url).port);
