@@ -80,11 +80,13 @@ describe("reliability", () => {
     figure(
       "daemon event flood",
       `${f.events} events, ${(f.bytes / 2 ** 20).toFixed(1)} MiB at once`,
-      `oversized frame ${f.oversizedRefused ? "refused" : "NOT refused"}; ${f.overloadCloses} backlog closes (1013), ` +
+      `oversized frame ${f.oversizedRefused ? "refused" : "NOT refused"}; full backlog → ${f.rateLimitedErrors} RATE_LIMITED, ${f.overloadCloses} closes (1013); ` +
         `${f.duplicates} duplicated, ${f.missing} missing at the viewer`,
       f.ms,
     );
     expect(f.oversizedRefused).toBe(true);
+    expect(f.rateLimitedErrors).toBeGreaterThanOrEqual(1);
+    expect(f.overloadCloses).toBeGreaterThanOrEqual(1);
     expect(f.duplicates).toBe(0);
     expect(f.missing).toBe(0);
   });
