@@ -47,14 +47,31 @@ export default defineConfig({
         plugins: [
           cloudflareTest(async () => ({
             wrangler: { configPath: "./bench/wrangler.bench.jsonc" },
-            miniflare: { bindings: { AUTH_MODE: "dev", TEST_MIGRATIONS: await readD1Migrations("migrations") } },
+            miniflare: {
+              bindings: {
+                AUTH_MODE: "dev",
+                TEST_MIGRATIONS: await readD1Migrations("migrations"),
+                // bench/run.mjs starts vitest with --inspect on this address (heap figures).
+                BENCH_INSPECTOR: process.env.BENCH_INSPECTOR ?? "",
+              },
+            },
           })),
         ],
         test: {
           name: "bench",
-          include: ["bench/**/*.bench-run.ts"],
+          include: ["bench/*.bench-run.ts"],
           setupFiles: ["test/worker/apply-migrations.ts"],
           testTimeout: 300_000,
+        },
+      },
+      {
+        // Client render benchmark: Node drives Chromium against a Vite build of bench/client (npm run bench).
+        test: {
+          name: "bench-client",
+          environment: "node",
+          include: ["bench/client/*.bench-run.ts"],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
         },
       },
       {

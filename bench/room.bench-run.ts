@@ -1,95 +1,180 @@
 /**
- * `npm run bench`: SessionRoom figures measured side by side in one workerd run (ratios + absolutes).
- * No assertions on time — machines here are noisy; the printed ratios are the result.
+ * Server benchmarks, run by `npm run bench` (bench/run.mjs prints them with the client figures as one
+ * table). Every ratio is measured side by side in this run, interleaved round by round so the noise of
+ * a shared 2-core machine hits both sides; the median round is reported. No assertions on time.
+ *
+ * Each figure is printed as a `BENCH_ROW {json}` line: { figure, measured, ratio?, target?, ok? }.
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { it } from "vitest";
-import { newSession, ORIGIN, setupSession, TestDaemon, TestViewer, waitFor } from "../test/worker/harness";
+import type { DaemonEvent } from "../shared/tunnel-protocol";
+import { newSession, ORIGIN, setupSession, TestDaemon, waitFor } from "../test/worker/harness";
+import type { SessionRoom } from "../worker/session-room/session-room-do";
+import type { Machine } from "../worker/machine/machine-do";
+import { BareMode } from "./bench-worker";
+import { openInspector } from "./inspector";
+import { PacedDaemon } from "./paced-daemon";
 
-const rows: Record<string, string | number>[] = [];
+type Row = { figure: string; measured: string; ratio?: number; target?: string; ok?: boolean };
+const row = (r: Row) => console.log(`BENCH_ROW ${JSON.stringify(r)}`);
+
+/** Rounds per ratio (room and bare alternate); the median round's ratio is reported. */
+const ROUNDS = 7;
+/** Events pushed per agent tick by the saturating producer (a fast model streams several per read). */
+const TICK_EVENTS = 20;
+/** Chunks per second for the latency runs: the client target rate, well below either side's ceiling. */
+const STEADY_RATE = 200;
+
+const benv = env as unknown as { BENCH_INSPECTOR?: string };
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
 };
-const chunkText = (i: number) => `chunk ${i} ${"x".repeat(60)}\n`;
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const chunk = (sessionId: string, i: number): DaemonEvent => ({
+  t: "session.update",
+  sessionId,
+  update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `chunk ${i} ${"x".repeat(60)}\n` }, sent: Date.now() },
+});
 
-async function openViewers(sessionId: string, n: number) {
-  const vs: TestViewer[] = [];
-  for (let i = 0; i < n; i++) vs.push(await TestViewer.open(sessionId));
-  return vs;
-}
-
-async function roomFanout(viewers: number, events: number) {
-  const { daemon, sessionId } = await setupSession();
-  const vs = await openViewers(sessionId, viewers);
-  await waitFor(() => vs[0]!.lastStatus()?.state === "idle", "idle");
-  await vs[0]!.op({ op: "message.send", id: "b", blocks: [{ type: "text", text: "bench" }] });
-  const counts = vs.map(() => 0);
-  const lat: number[] = [];
-  vs.forEach((v, vi) =>
-    v.ws.addEventListener("message", (e) => {
+/** A viewer socket that only counts chunk events (no parsing) and, when asked, their delivery latency. */
+class CountingViewer {
+  events = 0;
+  latencies: number[] | null = null;
+  constructor(readonly ws: WebSocket) {
+    ws.addEventListener("message", (e) => {
       const s = e.data as string;
-      if (!s.includes("agent_message_chunk")) return;
-      counts[vi]!++;
-      const m = /"sent":(\d+)/.exec(s);
-      if (m) lat.push(Date.now() - Number(m[1]));
-    }),
-  );
-  const t0 = Date.now();
-  // A burst of chunks, as the daemon sends them: coalesced into batch frames per tick of 25.
-  for (let i = 0; i < events; i += 25)
-    daemon.emitBatch(
-      Array.from({ length: Math.min(25, events - i) }, (_, k) => ({
-        t: "session.update" as const,
-        sessionId,
-        update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: chunkText(i + k) }, sent: Date.now() } as any,
-      })),
-    );
-  await waitFor(() => counts.every((c) => c >= events), "all delivered", 120_000);
-  const ms = Math.max(1, Date.now() - t0);
-  vs.forEach((v) => v.close());
-  daemon.close();
-  return { eps: (events / ms) * 1000, p50: pct(lat, 50), p99: pct(lat, 99) };
-}
-
-async function bareFanout(viewers: number, events: number) {
-  const stub = (env as any).BARE_RELAY.get((env as any).BARE_RELAY.idFromName(crypto.randomUUID()));
-  const sockets: WebSocket[] = [];
-  const counts: number[] = [];
-  for (let i = 0; i < viewers; i++) {
-    const res = await stub.fetch("http://relay/", { headers: { Upgrade: "websocket" } });
-    const ws = res.webSocket as WebSocket;
-    ws.accept();
-    const idx = counts.push(0) - 1;
-    ws.addEventListener("message", () => {
-      counts[idx]!++;
+      let at = s.indexOf("agent_message_chunk");
+      while (at >= 0) {
+        this.events++;
+        at = s.indexOf("agent_message_chunk", at + 19);
+      }
+      if (this.latencies) {
+        const now = Date.now();
+        for (const m of s.matchAll(/"sent":(\d+)/g)) this.latencies.push(now - Number(m[1]));
+      }
     });
-    sockets.push(ws);
   }
-  const frame = JSON.stringify({ type: "event", seq: 1, event: { kind: "acp", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: chunkText(0) } } } });
-  const t0 = Date.now();
-  await stub.blast(frame, events);
-  await waitFor(() => counts.every((c) => c >= events), "bare delivered", 120_000);
-  const ms = Math.max(1, Date.now() - t0);
-  sockets.forEach((s) => s.close());
-  return { eps: (events / ms) * 1000 };
+  close(): void {
+    try {
+      this.ws.close(1000, "bye");
+    } catch {
+      /* gone */
+    }
+  }
 }
 
-it("fan-out: one daemon event → N viewers, vs a bare relay DO", async () => {
+async function accept(res: Response): Promise<WebSocket> {
+  const ws = res.webSocket;
+  if (!ws) throw new Error(`no websocket (${res.status})`);
+  ws.accept();
+  return ws;
+}
+
+/** One side of a fan-out comparison: a tunnel producer and N viewers on one session. */
+type Path = { daemon: PacedDaemon; sessionId: string; machineId: string; viewers: CountingViewer[]; close(): void };
+
+async function roomPath(viewers: number): Promise<Path> {
+  const { daemon, sessionId, machineId } = await setupSession();
+  const vs: CountingViewer[] = [];
+  for (let i = 0; i < viewers; i++)
+    vs.push(new CountingViewer(await accept(await exports.default.fetch(`${ORIGIN}/api/sessions/${sessionId}/ws?after=0`, { headers: { Upgrade: "websocket", Origin: ORIGIN } }))));
+  const paced = new PacedDaemon(daemon.ws, (daemon as unknown as { n: number }).n);
+  return { daemon: paced, sessionId, machineId, viewers: vs, close: () => (vs.forEach((v) => v.close()), daemon.close()) };
+}
+
+async function barePath(viewers: number, mode: BareMode): Promise<Path> {
+  const sessionId = crypto.randomUUID();
+  const vs: CountingViewer[] = [];
+  for (let i = 0; i < viewers; i++)
+    vs.push(new CountingViewer(await accept(await exports.default.fetch(`${ORIGIN}/bare/room/${sessionId}`, { headers: { Upgrade: "websocket" } }))));
+  const tunnel = await accept(await exports.default.fetch(`${ORIGIN}/bare/tunnel/${crypto.randomUUID()}?mode=${mode}`, { headers: { Upgrade: "websocket" } }));
+  return { daemon: new PacedDaemon(tunnel, 0), sessionId, machineId: "", viewers: vs, close: () => (vs.forEach((v) => v.close()), tunnel.close()) };
+}
+
+/** Saturating producer: `events` chunks, TICK_EVENTS per macrotask. Returns delivered events/s (slowest viewer). */
+async function throughput(p: Path, events: number): Promise<number> {
+  const base = p.viewers.map((v) => v.events);
+  const t0 = Date.now();
+  for (let i = 0; i < events; i += TICK_EVENTS) {
+    p.daemon.send(Array.from({ length: Math.min(TICK_EVENTS, events - i) }, (_, k) => chunk(p.sessionId, i + k)));
+    await sleep(0);
+  }
+  await waitFor(() => p.viewers.every((v, i) => v.events - base[i]! >= events), "all delivered", 120_000);
+  return (events / Math.max(1, Date.now() - t0)) * 1000;
+}
+
+/** Steady producer at STEADY_RATE for `ms`: delivery latency (creation → viewer 0) p50 / p99. */
+async function latency(p: Path, ms: number): Promise<{ p50: number; p99: number }> {
+  const v = p.viewers[0]!;
+  v.latencies = [];
+  const base = v.events;
+  const total = Math.round((STEADY_RATE * ms) / 1000);
+  const t0 = Date.now();
+  for (let i = 0; i < total; i++) {
+    const due = t0 + (i * 1000) / STEADY_RATE;
+    if (due > Date.now()) await sleep(due - Date.now());
+    p.daemon.send([chunk(p.sessionId, i)]);
+  }
+  await waitFor(() => v.events - base >= total, "latency run delivered", 60_000);
+  const l = v.latencies;
+  v.latencies = null;
+  return { p50: pct(l, 50), p99: pct(l, 99) };
+}
+
+it("fan-out: one daemon event → 1 / 10 / 100 viewers, room vs the bare relay on the same path", async () => {
   for (const n of [1, 10, 100]) {
-    const events = n === 100 ? 200 : 500;
-    const bare = await bareFanout(n, events);
-    const room = await roomFanout(n, events);
-    rows.push({
-      figure: `fan-out ${n} viewers`,
-      "room ev/s": Math.round(room.eps),
-      "bare relay ev/s": Math.round(bare.eps),
-      ratio: +(room.eps / bare.eps).toFixed(2),
-      "p50/p99 ms": `${room.p50}/${room.p99}`,
-      target: "≥ 0.8 of bare",
+    const events = n === 100 ? 600 : 1500;
+    const room = await roomPath(n);
+    const bare = await barePath(n, BareMode.plain);
+    const ratios: number[] = [];
+    const rooms: number[] = [];
+    const bares: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const b = await throughput(bare, events);
+      const x = await throughput(room, events);
+      bares.push(b);
+      rooms.push(x);
+      ratios.push(x / b);
+    }
+    const lr = await latency(room, 1500);
+    const lb = await latency(bare, 1500);
+    room.close();
+    bare.close();
+    const ratio = median(ratios);
+    row({
+      figure: `fan-out, ${n} viewer${n > 1 ? "s" : ""} (throughput)`,
+      measured: `room ${fmt(median(rooms))} ev/s vs bare ${fmt(median(bares))} ev/s; latency at ${STEADY_RATE}/s p50/p99 room ${lr.p50}/${lr.p99} ms, bare ${lb.p50}/${lb.p99} ms`,
+      ratio: +ratio.toFixed(2),
+      target: "≥ 0.8",
+      ok: ratio >= 0.8,
     });
   }
+});
+
+it("fan-out gap decomposition at 1 viewer: bare → + zod → + durable writes → room", async () => {
+  const events = 1500;
+  const paths = {
+    plain: await barePath(1, BareMode.plain),
+    zod: await barePath(1, BareMode.zod),
+    durable: await barePath(1, BareMode.durable),
+    room: await roomPath(1),
+  };
+  const eps: Record<keyof typeof paths, number[]> = { plain: [], zod: [], durable: [], room: [] };
+  for (let r = 0; r < ROUNDS; r++) for (const k of Object.keys(paths) as (keyof typeof paths)[]) eps[k].push(await throughput(paths[k], events));
+  for (const p of Object.values(paths)) p.close();
+  const plain = median(eps.plain);
+  const frames = `${paths.room.daemon.frames} tunnel frames for ${paths.room.daemon.lastN} events`;
+  row({
+    figure: "fan-out gap, 1 viewer: what it is made of",
+    measured: `bare ${fmt(plain)} · + zod ${fmt(median(eps.zod))} · + SQLite append & cursors ${fmt(median(eps.durable))} · room ${fmt(median(eps.room))} ev/s (room: ${frames})`,
+    ratio: +(median(eps.room) / plain).toFixed(2),
+    target: "(explains the ratio)",
+  });
 });
 
 it("catch-up: 10k events / ~1 MB joined from scratch vs a plain SQLite read and naive replay", async () => {
@@ -100,47 +185,64 @@ it("catch-up: 10k events / ~1 MB joined from scratch vs a plain SQLite read and 
   await runInDurableObject(stub, (_i, state) => {
     for (let m = 0; m < MESSAGES; m++)
       for (let c = 0; c < PER; c++) {
-        const event = { kind: "acp", update: { sessionUpdate: "agent_message_chunk", messageId: `m${m}`, content: { type: "text", text: chunkText(c) } } };
+        const event = { kind: "acp", update: { sessionUpdate: "agent_message_chunk", messageId: `m${m}`, content: { type: "text", text: `chunk ${c} ${"x".repeat(60)}\n` } } };
         state.storage.sql.exec("INSERT INTO events (kind, body, at) VALUES (?, ?, ?)", "acp", JSON.stringify(event), Date.now());
       }
   });
-  // Plain read of the transcript: every row, parsed, text concatenated per message.
-  const plain = await runInDurableObject(stub, (_i, state) => {
-    const t0 = performance.now();
-    let textBytes = 0;
-    let naiveBytes = 0;
-    for (const r of state.storage.sql.exec<{ seq: number; body: string }>("SELECT seq, body FROM events ORDER BY seq")) {
-      const e = JSON.parse(r.body);
-      textBytes += e.update?.content?.text?.length ?? 0;
-      naiveBytes += JSON.stringify({ type: "event", seq: r.seq, event: e }).length;
-    }
-    return { ms: performance.now() - t0, textBytes, naiveBytes };
-  });
+  const reads: number[] = [];
+  const builds: number[] = [];
+  let textBytes = 0;
+  let naiveBytes = 0;
+  let replayBytes = 0;
+  for (let r = 0; r < ROUNDS; r++) {
+    // Plain read of the transcript: every row, parsed, text concatenated (what any reader must do).
+    const plain = await runInDurableObject(stub, (_i, state) => {
+      const t0 = performance.now();
+      let text = 0;
+      let naive = 0;
+      for (const row of state.storage.sql.exec<{ seq: number; body: string }>("SELECT seq, body FROM events ORDER BY seq")) {
+        const e = JSON.parse(row.body);
+        text += e.update?.content?.text?.length ?? 0;
+        naive += `{"type":"event","seq":${row.seq},"event":${row.body}}`.length;
+      }
+      return { ms: performance.now() - t0, text, naive };
+    });
+    // The room's replay for a viewer with nothing: compaction, serialisation, pages, state frames.
+    const built = await runInDurableObject(stub, (instance: SessionRoom) => {
+      let bytes = 0;
+      const sink = { send: (s: string) => void (bytes += s.length) } as unknown as WebSocket;
+      const t0 = performance.now();
+      (instance as unknown as { sendReplay(ws: WebSocket, v: unknown, after: number): void }).sendReplay(sink, { id: "b", name: "Bench", role: "owner" }, 0);
+      return { ms: performance.now() - t0, bytes };
+    });
+    reads.push(plain.ms);
+    builds.push(built.ms);
+    textBytes = plain.text;
+    naiveBytes = plain.naive;
+    replayBytes = built.bytes;
+  }
+  // End to end through the Worker (auth, directory lookup, upgrade) to `ready`, for reference.
   const t0 = Date.now();
   let bytes = 0;
-  const res = await exports.default.fetch(`${ORIGIN}/api/sessions/${sessionId}/ws?after=0`, { headers: { Upgrade: "websocket", Origin: ORIGIN } });
-  const ws = res.webSocket!;
   let ready = false;
+  const ws = await accept(await exports.default.fetch(`${ORIGIN}/api/sessions/${sessionId}/ws?after=0`, { headers: { Upgrade: "websocket", Origin: ORIGIN } }));
   ws.addEventListener("message", (e) => {
     bytes += (e.data as string).length;
     if ((e.data as string).startsWith('{"type":"ready"')) ready = true;
   });
-  ws.accept();
   await waitFor(() => ready, "ready", 60_000);
-  const joinMs = Math.max(1, Date.now() - t0);
+  const joinMs = Date.now() - t0;
   ws.close();
-  rows.push({
-    figure: "catch-up bytes vs rendered text",
-    value: `${(bytes / 1e6).toFixed(2)} MB / ${(plain.textBytes / 1e6).toFixed(2)} MB`,
-    ratio: +(bytes / plain.textBytes).toFixed(2),
-    target: "≤ 1.2×",
-  });
-  rows.push({ figure: "catch-up bytes vs naive full-log replay", value: `${(plain.naiveBytes / 1e6).toFixed(2)} MB naive`, ratio: +(bytes / plain.naiveBytes).toFixed(2), target: "smaller is better" });
-  rows.push({
+  const MB = (b: number) => `${(b / 1e6).toFixed(2)} MB`;
+  row({ figure: "catch-up bytes vs rendered text (10k events)", measured: `${MB(bytes)} sent / ${MB(textBytes)} text`, ratio: +(bytes / textBytes).toFixed(2), target: "≤ 1.2×", ok: bytes / textBytes <= 1.2 });
+  row({ figure: "catch-up bytes vs naive full-log replay", measured: `${MB(replayBytes)} / ${MB(naiveBytes)}`, ratio: +(replayBytes / naiveBytes).toFixed(2), target: "< 1", ok: replayBytes < naiveBytes });
+  const ratio = median(builds) / Math.max(0.1, median(reads));
+  row({
     figure: "catch-up time vs plain SQLite read",
-    value: `${joinMs} ms join / ${plain.ms.toFixed(0)} ms read`,
-    ratio: +(joinMs / Math.max(1, plain.ms)).toFixed(2),
+    measured: `replay built in ${median(builds).toFixed(0)} ms vs read ${median(reads).toFixed(0)} ms (in the DO); join end to end ${joinMs} ms`,
+    ratio: +ratio.toFixed(2),
     target: "≤ 2×",
+    ok: ratio <= 2,
   });
 });
 
@@ -153,38 +255,76 @@ it("ingest: chunk events/s with 10 viewers per session, 1 / 4 / 16 sessions on o
     for (let s = 0; s < sessions; s++) ids.push(await newSession(pair.machine.id));
     await daemon.settle();
     const viewersPer = sessions === 16 ? 3 : 10;
-    const counts = new Map<string, number[]>();
+    const viewers = new Map<string, CountingViewer[]>();
     for (const id of ids) {
-      const vs = await openViewers(id, viewersPer);
-      await waitFor(() => vs[0]!.lastStatus()?.state === "idle", "idle");
-      await vs[0]!.op({ op: "message.send", id: "i", blocks: [{ type: "text", text: "ingest" }] });
-      const c = vs.map(() => 0);
-      vs.forEach((v, i) => v.ws.addEventListener("message", (e) => {
-        if ((e.data as string).includes("agent_message_chunk")) c[i]!++;
-      }));
-      counts.set(id, c);
+      const vs: CountingViewer[] = [];
+      for (let i = 0; i < viewersPer; i++)
+        vs.push(new CountingViewer(await accept(await exports.default.fetch(`${ORIGIN}/api/sessions/${id}/ws?after=0`, { headers: { Upgrade: "websocket", Origin: ORIGIN } }))));
+      viewers.set(id, vs);
     }
-    const total = 2000;
+    const paced = new PacedDaemon(daemon.ws, (daemon as unknown as { n: number }).n);
+    const total = 4000;
     const t0 = Date.now();
-    for (let i = 0; i < total; i += 25)
-      daemon.emitBatch(
-        Array.from({ length: 25 }, (_, k) => ({
-          t: "session.update" as const,
-          sessionId: ids[(i + k) % sessions]!,
-          update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: chunkText(i + k) } },
-        })),
-      );
+    for (let i = 0; i < total; i += TICK_EVENTS) {
+      paced.send(Array.from({ length: TICK_EVENTS }, (_, k) => chunk(ids[(i + k) % sessions]!, i + k)));
+      await sleep(0);
+    }
     const per = total / sessions;
-    await waitFor(() => [...counts.values()].every((c) => c.every((x) => x >= per)), "ingest delivered", 180_000);
-    const ms = Math.max(1, Date.now() - t0);
-    rows.push({
-      figure: `ingest ${sessions} session(s) × ${viewersPer} viewers`,
-      "events/s (all sessions)": Math.round((total / ms) * 1000),
-      "per session": Math.round((per / ms) * 1000),
-      target: "≥ 2,000/s per session at 1",
+    await waitFor(() => [...viewers.values()].every((vs) => vs.every((v) => v.events >= per)), "ingest delivered", 180_000);
+    const eps = (total / Math.max(1, Date.now() - t0)) * 1000;
+    row({
+      figure: `ingest, ${sessions} session${sessions > 1 ? "s" : ""} × ${viewersPer} viewers`,
+      measured: `${fmt(eps)} ev/s total, ${fmt(eps / sessions)}/session (${paced.frames} tunnel frames)`,
+      ...(sessions === 1 ? { target: "≥ 2,000/s", ok: eps >= 2000 } : {}),
     });
+    for (const vs of viewers.values()) vs.forEach((v) => v.close());
     daemon.close();
   }
-  const lines = rows.map((r) => `| ${Object.entries(r).map(([k, v]) => (k === "figure" ? v : `${k}: ${v}`)).join(" | ")} |`);
-  console.log(["", "Baton benchmarks (workerd, this machine)", ...lines, ""].join("\n"));
+});
+
+it("memory and idle: heap after a 10k-event session; an idle room holds no timers or alarms", async () => {
+  const inspector = benv.BENCH_INSPECTOR ? await openInspector(benv.BENCH_INSPECTOR).catch(() => null) : null;
+  const before = await inspector?.heapAfterGc();
+  const p = await roomPath(10);
+  const events = 10_000;
+  await throughput(p, events);
+  const live = await inspector?.heapAfterGc();
+  const stub = env.SESSION_ROOM.get(env.SESSION_ROOM.idFromName(p.sessionId));
+  const held = await runInDurableObject(stub, async (instance: SessionRoom, state) => {
+    const room = instance as unknown as { outgoing: unknown; inflight: unknown; sendsInFlight: Map<string, unknown> };
+    return {
+      sockets: state.getWebSockets().length,
+      alarm: await state.storage.getAlarm(),
+      dbBytes: state.storage.sql.databaseSize,
+      rows: state.storage.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM events").one().c,
+      jsState: [room.outgoing, room.inflight].filter((x) => x !== null).length + room.sendsInFlight.size,
+    };
+  });
+  const machine = await runInDurableObject(env.MACHINE.get(env.MACHINE.idFromName(p.machineId)), async (instance: Machine, state) => {
+    const m = instance as unknown as { pending: unknown[]; draining: unknown };
+    return { pending: m.pending.length, draining: m.draining !== null, alarm: await state.storage.getAlarm() };
+  });
+  p.close();
+  await sleep(50);
+  const after = await inspector?.heapAfterGc();
+  // Method check: the same measurement sees 10k chunk events that something does retain.
+  const retained = Array.from({ length: events }, (_, i) => chunk(p.sessionId, i));
+  const control = await inspector?.heapAfterGc();
+  retained.length = 0;
+  inspector?.close();
+  const MB = (b: number) => `${(b / 1e6).toFixed(2)} MB`;
+  row({
+    figure: "memory: isolate heap after a 10k-event session",
+    measured: before && live && after
+      ? `V8 heap after GC (inspector, whole bench isolate): ${MB(before.usedBytes)} before → ${MB(live.usedBytes)} with the session live and 10 viewers (${MB(live.usedBytes - before.usedBytes)}) → ${MB(after.usedBytes)} after they left; the log is in SQLite (${held.rows} rows, ${MB(held.dbBytes)}); method check: 10k chunk events held by the test read as ${MB((control?.usedBytes ?? 0) - after.usedBytes)}`
+      : `inspector not reachable (run through npm run bench); the log is in SQLite (${held.rows} rows, ${MB(held.dbBytes)})`,
+    target: "no per-event JS state",
+    ok: held.jsState === 0 && machine.pending === 0 && !machine.draining,
+  });
+  row({
+    figure: "idle room: timers, alarms, hibernatable sockets",
+    measured: `room alarm ${held.alarm ?? "none"}, machine alarm ${machine.alarm ?? "none"}; ${held.sockets} viewer sockets held by the runtime (acceptWebSocket); room in-memory work ${held.jsState}, machine pending ${machine.pending}`,
+    target: "no timers; hibernatable",
+    ok: held.alarm === null && machine.alarm === null && held.sockets === 10 && held.jsState === 0,
+  });
 });

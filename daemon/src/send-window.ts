@@ -10,6 +10,9 @@
  * Pure (no I/O, no clock): the owner sends what `take` returns, reports each frame's last `n` with
  * `sent`, and reports acks. `release` forgets the window (a new connection, or an ack that never came).
  */
+/** Event frames awaiting the Machine's ack before new events wait and coalesce (two hide the ack's trip). */
+export const MAX_FRAMES_IN_FLIGHT = 2;
+
 export function makeSendWindow<T>(maxInFlight: number) {
   let queued: T[] = [];
   /** Last `n` of each frame sent and not yet acked, ascending. */

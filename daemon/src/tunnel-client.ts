@@ -18,7 +18,7 @@ import {
 import { assertNever } from "../../shared/blocks";
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from "./backoff";
 import { fitEvent } from "./frame-fit";
-import { makeSendWindow } from "./send-window";
+import { MAX_FRAMES_IN_FLIGHT, makeSendWindow } from "./send-window";
 import { errorMessage, silentLogger, type Logger } from "./log";
 
 type Hello = Extract<DaemonFrame, { type: "hello" }>;
@@ -30,8 +30,6 @@ const AUTH_RETRY_MS = 60_000;
 export const CLOSE_REVOKED = 4401;
 /** A batch frame stays well under the server's frame limit (each event is already fitted to it). */
 const BATCH_BYTES = Math.floor(MAX_TUNNEL_FRAME_BYTES * 0.75);
-/** Event frames awaiting the Machine's ack before new events wait and coalesce (two hide the ack's trip). */
-const MAX_FRAMES_IN_FLIGHT = 2;
 /** No ack for this long frees the window anyway (a frame the server refused is never acked). */
 const ACK_STALL_MS = 2_000;
 /** Ping period (NATs drop idle flows silently); the runtime on the server side answers pings itself. */

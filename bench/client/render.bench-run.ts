@@ -1,0 +1,261 @@
+/**
+ * Client render benchmark (Node + Debian Chromium): the real client code — socket, fold, store sync,
+ * Transcript, stick-to-bottom, app CSS — built with Vite (production) and served by a small server
+ * that plays the room: a snapshot of a 5,000-row transcript, then agent chunks at 200/s, one frame
+ * each (the room's frame when events arrive one at a time). Measured in the page: long tasks
+ * (PerformanceObserver "longtask") and dropped frames (requestAnimationFrame gaps), side by side with
+ * the same stream into an empty transcript. Prints BENCH_ROW lines (see bench/run.mjs).
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { extname, join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { build } from "vite";
+import solid from "vite-plugin-solid";
+import { afterAll, beforeAll, it } from "vitest";
+import { WebSocketServer, type WebSocket } from "ws";
+import type { SessionEvent } from "../../shared/viewer-protocol";
+import { DESKTOP, launch } from "../../test/e2e/browser";
+
+type Row = { figure: string; measured: string; ratio?: number; target?: string; ok?: boolean };
+const row = (r: Row) => console.log(`BENCH_ROW ${JSON.stringify(r)}`);
+
+/** Transcript size under test, and the stream pushed into it. */
+const ROWS = 5000;
+const CHUNKS_PER_SECOND = 200;
+const STREAM_SECONDS = 6;
+/** A frame at 60 Hz; a rAF gap longer than 1.5 of these lost at least one frame. */
+const FRAME_MS = 1000 / 60;
+/** Snapshot pages like the room's (well under the 1 MiB message limit). */
+const PAGE_BYTES = 512 * 1024;
+
+const AUTHOR = { id: "u1", name: "Ada" };
+const MD = [
+  "Here is what I found in `worker/session-room`: the room **logs** every event before it fans out.",
+  "- first, the `RoomStore` appends\n- then the frame goes to every socket\n- the viewer folds it",
+  "```ts\nconst seq = store.append(kind, body);\nbroadcast(frame);\n```",
+  "That keeps the order the same for everyone, and a late joiner gets a compacted snapshot.",
+];
+
+/** ~ROWS transcript rows, as a compacted snapshot would carry them: user, thought, tool, agent per turn. */
+function transcriptEvents(rows: number): SessionEvent[] {
+  const out: SessionEvent[] = [];
+  for (let t = 0; out.length < rows * 1.25; t++) {
+    out.push({ kind: "user_message", id: `m${t}`, blocks: [{ type: "text", text: `Question ${t}: what does step ${t} do?` }], author: AUTHOR, at: 1_700_000_000_000 + t * 60_000 });
+    out.push({ kind: "acp", update: { sessionUpdate: "agent_thought_chunk", messageId: `th${t}`, content: { type: "text", text: `Thinking about step ${t}…` } } });
+    out.push({ kind: "acp", update: { sessionUpdate: "tool_call", toolCallId: `tc${t}`, title: `Read file src/step-${t}.ts`, kind: "read", status: "completed", content: [{ type: "content", content: { type: "text", text: `// step ${t}\nexport const step = ${t};` } }] } });
+    out.push({ kind: "acp", update: { sessionUpdate: "agent_message_chunk", messageId: `a${t}`, content: { type: "text", text: MD.join("\n\n") } } });
+    out.push({ kind: "session_status", state: "idle", stopReason: "end_turn" });
+  }
+  return out;
+}
+
+/** The room, played: welcome → snapshot pages → state → ready; then `stream()` on demand. */
+function fakeRoom(rows: number) {
+  const events = rows ? transcriptEvents(rows) : [];
+  let seq = events.length;
+  const sockets = new Set<WebSocket>();
+  const send = (ws: WebSocket, f: unknown) => ws.send(JSON.stringify(f));
+  return {
+    connect(ws: WebSocket) {
+      sockets.add(ws);
+      ws.on("close", () => sockets.delete(ws));
+      send(ws, { type: "welcome", sessionId: "bench", viewer: { ...AUTHOR, role: "owner" }, headSeq: seq });
+      let page: string[] = [];
+      let bytes = 0;
+      let first = true;
+      const flush = (last: boolean) => {
+        ws.send(`{"type":"snapshot","seq":${last ? seq : 0},"append":${!first},"events":[${page.join(",")}]}`);
+        first = false;
+        page = [];
+        bytes = 0;
+      };
+      if (events.length) {
+        for (const e of events) {
+          const json = JSON.stringify(e);
+          if (bytes + json.length > PAGE_BYTES && page.length) flush(false);
+          page.push(json);
+          bytes += json.length;
+        }
+        flush(true);
+      }
+      send(ws, { type: "state", event: { kind: "queue_state", entries: [], flushed: false } });
+      send(ws, { type: "state", event: { kind: "session_status", state: "idle", synthetic: true } });
+      send(ws, { type: "ready", seq });
+    },
+    /** A new turn whose answer streams at `rate` chunks/s for `seconds`; resolves when all are sent. */
+    async stream(rate: number, seconds: number): Promise<number> {
+      const all = (f: unknown) => {
+        const text = JSON.stringify(f);
+        for (const ws of sockets) ws.send(text);
+      };
+      all({ type: "event", seq: ++seq, event: { kind: "user_message", id: "live-q", blocks: [{ type: "text", text: "Stream a long answer" }], author: AUTHOR, at: Date.now() } });
+      all({ type: "event", seq: ++seq, event: { kind: "session_status", state: "active", turnId: "live" } });
+      const words = MD.join("\n\n").split(/(?<=\s)/);
+      const total = rate * seconds;
+      const t0 = Date.now();
+      for (let i = 0; i < total; i++) {
+        const due = t0 + (i * 1000) / rate;
+        const wait = due - Date.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        all({ type: "event", seq: ++seq, event: { kind: "acp", update: { sessionUpdate: "agent_message_chunk", messageId: "live", content: { type: "text", text: words[i % words.length] } } } });
+      }
+      all({ type: "event", seq: ++seq, event: { kind: "session_status", state: "idle", stopReason: "end_turn" } });
+      return total;
+    },
+  };
+}
+
+const MIME: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml" };
+
+async function serve(dir: string, room: ReturnType<typeof fakeRoom>): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0]!;
+    const file = join(dir, path === "/" || !extname(path) ? "index.html" : path);
+    try {
+      const body = readFileSync(file);
+      res.writeHead(200, { "content-type": MIME[extname(file)] ?? "application/octet-stream" });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  const wss = new WebSocketServer({ noServer: true });
+  server.on("upgrade", (req, socket, head) => {
+    if (!req.url?.startsWith("/api/sessions/bench/ws")) return socket.destroy();
+    wss.handleUpgrade(req, socket, head, (ws) => room.connect(ws));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, server };
+}
+
+/** Long-task and frame recorders (runs in the page; a second call starts over). */
+function installRecorders(): void {
+  const w = window as unknown as { __long: number[]; __gaps: number[]; __stop: boolean; __obs?: PerformanceObserver };
+  w.__obs?.disconnect();
+  w.__long = [];
+  w.__gaps = [];
+  w.__stop = false;
+  w.__obs = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.__long.push(e.duration);
+  });
+  w.__obs.observe({ type: "longtask" });
+  let last = performance.now();
+  const tick = (t: number) => {
+    if (w.__stop) return;
+    w.__gaps.push(t - last);
+    last = t;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+
+async function stopRecording(page: Page) {
+  const { long, gaps } = await page.evaluate(() => {
+    const w = window as unknown as { __long: number[]; __gaps: number[]; __stop: boolean };
+    w.__stop = true;
+    return { long: w.__long, gaps: w.__gaps };
+  });
+  const dropped = gaps.reduce((n, g) => n + (g > FRAME_MS * 1.5 ? Math.round(g / FRAME_MS) - 1 : 0), 0);
+  return { longest: Math.round(Math.max(0, ...long)), longTasks: long.length, dropped, frames: gaps.length + dropped };
+}
+
+type TraceEvent = { name: string; ph: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } };
+
+/**
+ * The renderer main thread's own CPU time (trace `tdur`, immune to the machine's other load, unlike
+ * wall-clock long tasks): the longest task and the busy share of the stream.
+ */
+function mainThreadCpu(trace: TraceEvent[], ms: number) {
+  // The page's renderer main thread: the one that ran its layouts (thread names are not always reported).
+  const layout = trace.find((e) => e.name === "Layout");
+  const mine = trace.filter((e) => e.name === "RunTask" && e.ph === "X" && e.tdur !== undefined && e.pid === layout?.pid && e.tid === layout?.tid);
+  const longest = Math.max(0, ...mine.map((e) => e.tdur!)) / 1000;
+  const busy = mine.reduce((a, e) => a + e.tdur!, 0) / 1000;
+  return { longestCpuMs: Math.round(longest), busyPct: Math.round((busy / ms) * 100) };
+}
+
+let dir = "";
+let browser: Browser;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "baton-render-bench-"));
+  await build({
+    configFile: false,
+    root: join(import.meta.dirname),
+    plugins: [solid({ dev: false })],
+    mode: "production",
+    logLevel: "warn",
+    build: { outDir: dir, emptyOutDir: true },
+  });
+  browser = await launch();
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Loads the page against a room with `rows` rows, then streams; returns load and stream figures. */
+async function run(rows: number) {
+  const room = fakeRoom(rows);
+  const { url, server } = await serve(dir, room);
+  const context = await browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  try {
+    const t0 = Date.now();
+    await page.addInitScript(installRecorders);
+    await page.goto(`${url}/`);
+    await page.waitForFunction(
+      (n) => {
+        const s = (window as unknown as { benchState?: { ready: boolean; rows: unknown[] } }).benchState;
+        return !!s?.ready && s.rows.length >= n;
+      },
+      rows,
+      { timeout: 120_000, polling: 50 },
+    );
+    const rendered = await page.evaluate(() => document.querySelectorAll(".transcript > .row").length);
+    const loadMs = Date.now() - t0;
+    const load = await stopRecording(page);
+    await page.waitForTimeout(300);
+    const cdp = await context.newCDPSession(page);
+    const trace: TraceEvent[] = [];
+    cdp.on("Tracing.dataCollected", (d) => trace.push(...(d.value as unknown as TraceEvent[])));
+    await cdp.send("Tracing.start", { categories: "devtools.timeline,disabled-by-default-devtools.timeline", transferMode: "ReportEvents" });
+    await page.evaluate(installRecorders);
+    const s0 = Date.now();
+    await room.stream(CHUNKS_PER_SECOND, STREAM_SECONDS);
+    await page.waitForFunction(() => (window as unknown as { benchState: { turnActive: boolean } }).benchState.turnActive === false, null, { timeout: 60_000 });
+    await page.waitForTimeout(200);
+    const streamMs = Date.now() - s0;
+    const stream = await stopRecording(page);
+    const done = new Promise((r) => cdp.once("Tracing.tracingComplete", r));
+    await cdp.send("Tracing.end");
+    await done;
+    return { rendered, loadMs, load, stream, cpu: mainThreadCpu(trace, streamMs) };
+  } finally {
+    await context.close();
+    server.close();
+  }
+}
+
+it("client: 200 chunks/s into a 5k-row transcript vs into an empty one (Chromium)", async () => {
+  const empty = await run(0);
+  const full = await run(ROWS);
+  const s = full.stream;
+  row({
+    figure: `client: ${CHUNKS_PER_SECOND} chunks/s into a ${ROWS.toLocaleString("en-US")}-row transcript (${full.rendered} rows in the DOM)`,
+    measured:
+      `main-thread CPU: longest task ${full.cpu.longestCpuMs} ms, busy ${full.cpu.busyPct}% (empty transcript: ${empty.cpu.longestCpuMs} ms, ${empty.cpu.busyPct}%); ` +
+      `wall clock on this loaded machine: longest task ${s.longest} ms, ${s.dropped}/${s.frames} frames dropped (empty: ${empty.stream.longest} ms, ${empty.stream.dropped}/${empty.stream.frames})`,
+    ratio: +(full.cpu.busyPct / Math.max(1, empty.cpu.busyPct)).toFixed(2),
+    target: "no task > 50 ms",
+    ok: full.cpu.longestCpuMs <= 50,
+  });
+  row({
+    figure: `client: first render of the ${ROWS.toLocaleString("en-US")}-row snapshot`,
+    measured: `${full.loadMs} ms to ready + rendered, longest task ${full.load.longest} ms (empty transcript: ${empty.loadMs} ms)`,
+    ratio: +(full.loadMs / Math.max(1, empty.loadMs)).toFixed(2),
+    target: "(reference)",
+  });
+}, 300_000);

@@ -1,0 +1,69 @@
+/**
+ * `npm run bench`: runs the server benchmarks (workerd, with the inspector on for heap figures) and the
+ * client render benchmark (Chromium), then prints every figure as one table. Benchmarks are not part of
+ * `npm test`; nothing here asserts on time. Each test prints `BENCH_ROW {json}` lines, collected here.
+ */
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import os from "node:os";
+
+const VITEST = new URL("../node_modules/vitest/vitest.mjs", import.meta.url).pathname;
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+
+/** Runs vitest; resolves with its output (echoed as it comes when BENCH_VERBOSE is set). */
+function vitest(args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [VITEST, ...args], { env: { ...process.env, ...env, FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    const take = (d) => {
+      out += d;
+      if (process.env.BENCH_VERBOSE) process.stderr.write(d);
+    };
+    child.stdout.on("data", take);
+    child.stderr.on("data", take);
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(out) : reject(Object.assign(new Error(`vitest ${args.join(" ")} exited ${code}`), { out }))));
+  });
+}
+
+const rowsOf = (out) =>
+  out
+    .split("\n")
+    .map((l) => l.replace(/\x1b\[[0-9;]*m/g, ""))
+    .filter((l) => l.includes("BENCH_ROW "))
+    .map((l) => JSON.parse(l.slice(l.indexOf("BENCH_ROW ") + 10)));
+
+const started = new Date();
+const load0 = os.loadavg()[0];
+const t0 = Date.now();
+const rows = [];
+try {
+  const port = await freePort();
+  process.stderr.write("bench: server figures (workerd)…\n");
+  rows.push(...rowsOf(await vitest(["run", "--project", "bench", `--inspect=127.0.0.1:${port}`, "--no-file-parallelism"], { BENCH_INSPECTOR: `http://127.0.0.1:${port}` })));
+  process.stderr.write("bench: client figures (Chromium)…\n");
+  rows.push(...rowsOf(await vitest(["run", "--project", "bench-client"])));
+} catch (err) {
+  process.stderr.write(`${err.out ?? ""}\n${err.message}\n`);
+  process.exit(1);
+}
+
+const cpu = os.cpus();
+const cell = (v) => String(v ?? "").replace(/\|/g, "\\|");
+const lines = [
+  `Baton benchmarks — ${started.toISOString().slice(0, 16).replace("T", " ")} UTC, ${cpu.length} × ${cpu[0]?.model ?? "cpu"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.versions.node}, load average ${load0.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}, ${Math.round((Date.now() - t0) / 1000)} s`,
+  "",
+  "| figure | measured | ratio | target | |",
+  "| --- | --- | --- | --- | --- |",
+  ...rows.map((r) => `| ${cell(r.figure)} | ${cell(r.measured)} | ${r.ratio ?? "—"} | ${cell(r.target ?? "")} | ${r.ok === undefined ? "" : r.ok ? "✅" : "❌"} |`),
+];
+console.log(lines.join("\n"));
