@@ -53,7 +53,7 @@ export function SessionList() {
           </div>
         </div>
         <nav class="head-nav">
-          <A class="nav-link" href="/machines" data-testid="machines-link">
+          <A class="nav-link" href="/machines" data-testid="machines-link" aria-label="Machines" title="Machines">
             <Monitor size={16} aria-hidden="true" />
             <span class="nav-label">Machines</span>
           </A>
