@@ -45,6 +45,11 @@ describe("builtin sign-in", () => {
     expect((await call("/api/sessions")).status).toBe(401);
     expect((await call("/api/dev/pair", { method: "POST", body: "{}" })).status).toBe(401);
     expect((await AuthedViewer.upgrade("any", {})).status).toBe(401);
+    // A made-up session cookie is nobody.
+    const forged = { Cookie: "baton_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" };
+    expect((await call("/api/me", { headers: forged })).status).toBe(401);
+    expect((await call("/api/machines", { method: "POST", headers: forged, body: "{}" })).status).toBe(401);
+    expect((await AuthedViewer.upgrade("any", forged)).status).toBe(401);
   });
 
   it("mails a code through the configured API, stores only hashes, and sets an httpOnly Lax cookie", async () => {
