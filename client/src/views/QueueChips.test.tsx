@@ -109,6 +109,23 @@ describe("QueueChips", () => {
     expect(chips[2]).not.toHaveClass("dragging");
   });
 
+  it("the ⋯ menu (phones) toggles per chip and closes on a tap elsewhere or after an action", () => {
+    const onMove = vi.fn();
+    // One array (a store's entries keep their identity; an inline literal would be new on every read).
+    const entries = [entry("a", "one"), entry("b", "two")];
+    render(() => <QueueChips entries={entries} canAct steering onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={onMove} {...more} />);
+    const [moreA, moreB] = screen.getAllByTestId("chip-more");
+    fireEvent.click(moreB!);
+    expect(moreB).toHaveAttribute("aria-expanded", "true");
+    expect(moreA).not.toHaveAttribute("aria-expanded", "true");
+    fireEvent.pointerDown(document.body);
+    expect(moreB).not.toHaveAttribute("aria-expanded", "true");
+    fireEvent.click(moreB!);
+    fireEvent.click(screen.getAllByRole("button", { name: /Move earlier/ })[1]!);
+    expect(onMove).toHaveBeenCalledWith("b", "a");
+    expect(moreB).not.toHaveAttribute("aria-expanded", "true");
+  });
+
   it("a drag that ends where it began, or a cancelled pointer, moves nothing", () => {
     const onMove = vi.fn();
     render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two")]} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={onMove} {...more} />);

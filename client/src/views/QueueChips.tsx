@@ -7,7 +7,7 @@ import GripVertical from "lucide-solid/icons/grip-vertical";
 import Pencil from "lucide-solid/icons/pencil";
 import RotateCw from "lucide-solid/icons/rotate-cw";
 import X from "lucide-solid/icons/x";
-import { batch, createEffect, createMemo, createSignal, For, onMount, Show } from "solid-js";
+import { batch, createEffect, createMemo, createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import { promptPreview } from "../../../shared/blocks";
 import type { QueueEntry, SteerOutcome } from "../../../shared/viewer-protocol";
 import { isSendKey } from "../session/composer-logic";
@@ -58,6 +58,14 @@ export function QueueChips(props: Props) {
   const [editing, setEditing] = createSignal<Editing | null>(null);
   const [saving, setSaving] = createSignal(false);
   let list: HTMLDivElement | undefined;
+  onMount(() => {
+    // A tap anywhere else closes the ⋯ menu.
+    const close = (ev: PointerEvent) => {
+      if (menu() && !(ev.target as Element | null)?.closest?.(".chip-extra, .chip-more-btn")) setMenu(null);
+    };
+    document.addEventListener("pointerdown", close);
+    onCleanup(() => document.removeEventListener("pointerdown", close));
+  });
 
   const shown = createMemo(() => orderBy(props.entries, pending()));
   const ids = () => shown().map((e) => e.id);
@@ -205,6 +213,7 @@ export function QueueChips(props: Props) {
                           onClick={() => step(e.id, -1, false)}
                         >
                           <ChevronUp size={16} />
+                          <span class="menu-label">Move earlier</span>
                         </button>
                         <button
                           class="icon-btn compact"
@@ -214,6 +223,7 @@ export function QueueChips(props: Props) {
                           onClick={() => step(e.id, 1, false)}
                         >
                           <ChevronDown size={16} />
+                          <span class="menu-label">Move later</span>
                         </button>
                       </Show>
                       <Show when={props.steering && !unconfirmed()}>
@@ -226,6 +236,7 @@ export function QueueChips(props: Props) {
                           onClick={() => props.onSteer(e.id)}
                         >
                           <CornerDownRight size={17} />
+                          <span class="menu-label">Steer into the turn</span>
                         </button>
                       </Show>
                     </span>

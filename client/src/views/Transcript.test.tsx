@@ -9,6 +9,19 @@ const rowsFrom = (events: SessionEvent[]): Row[] =>
   events.map((event, i): ServerFrame => ({ type: "event", seq: i + 1, event })).reduce(fold, initialSessionState()).rows;
 
 describe("Transcript", () => {
+  it("a message delivered by steering says so on its row (through the real fold)", () => {
+    const rows = rowsFrom([
+      { kind: "user_message", id: "m1", blocks: [{ type: "text", text: "long job" }], author: bo, at: 1 },
+      { kind: "session_status", state: "active", turnId: "t" },
+      { kind: "user_message", id: "q1", blocks: [{ type: "text", text: "also check the docs" }], author: bo, at: 2 },
+      { kind: "steer_result", id: "q1", outcome: "injected" },
+    ]);
+    render(() => <Transcript rows={rows} canAct onPermission={() => {}} />);
+    const [first, steered] = screen.getAllByTestId("row-user");
+    expect(first!.querySelector("[data-testid=row-steered]")).toBeNull();
+    expect(steered!.querySelector("[data-testid=row-steered]")).toHaveTextContent("steered mid-turn");
+  });
+
   it("renders agent markdown sanitised: no script, no handlers, no javascript: links", () => {
     (window as unknown as { __pwned?: number }).__pwned = 0;
     const rows: Row[] = [

@@ -50,8 +50,12 @@ export function UserMessage(props: { row: UserRow; mine: boolean }) {
           {(how) => (
             <>
               <span class="dot-sep" aria-hidden="true">·</span>
-              <span class="user-steered" data-testid="row-steered">
-                {how() === "injected" ? "↪ steered into the running turn" : "↪ steered — started a new turn"}
+              <span
+                class="user-steered"
+                data-testid="row-steered"
+                title={how() === "injected" ? "Sent into the running turn by steering" : "Steered; the agent started a new turn for it"}
+              >
+                {how() === "injected" ? "↪ steered mid-turn" : "↪ steered · new turn"}
               </span>
             </>
           )}
