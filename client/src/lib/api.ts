@@ -12,6 +12,12 @@ export class ApiError extends Error {
   }
 }
 
+let onUnauthorized: (() => void) | null = null;
+/** The AuthGate re-checks who we are when any call finds the session gone (expired, signed out elsewhere). */
+export function setUnauthorizedHandler(f: (() => void) | null): void {
+  onUnauthorized = f;
+}
+
 async function call<T>(path: string, init?: RequestInit): Promise<T> {
   let res: Response;
   try {
@@ -20,6 +26,7 @@ async function call<T>(path: string, init?: RequestInit): Promise<T> {
     throw new ApiError(0, "NETWORK", "Cannot reach the server — check your connection.");
   }
   const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+  if (res.status === 401 && path !== "/api/me" && !path.startsWith("/api/auth/")) onUnauthorized?.();
   if (!res.ok) throw new ApiError(res.status, body?.error?.code ?? `HTTP_${res.status}`, body?.error?.message ?? (res.statusText || "Request failed"));
   return body as T;
 }

@@ -1,5 +1,5 @@
-import { createResource, type JSX, Match, Switch } from "solid-js";
-import { api, ApiError } from "../lib/api";
+import { createResource, type JSX, Match, onCleanup, Switch } from "solid-js";
+import { api, ApiError, setUnauthorizedHandler } from "../lib/api";
 import { AuthContext } from "../lib/auth";
 import { SignIn } from "./SignIn";
 
@@ -13,6 +13,8 @@ export function AuthGate(props: { children: JSX.Element }) {
       return { error: (err as Error).message };
     }
   });
+  setUnauthorizedHandler(() => void refetch());
+  onCleanup(() => setUnauthorizedHandler(null));
   return (
     <Switch fallback={<div class="gate-loading" aria-busy="true" />}>
       <Match when={me()?.me}>{(m) => <AuthContext.Provider value={{ me: m(), refresh: () => void refetch() }}>{props.children}</AuthContext.Provider>}</Match>

@@ -4,7 +4,7 @@ import ArrowLeft from "lucide-solid/icons/arrow-left";
 import CloudOff from "lucide-solid/icons/cloud-off";
 import Eye from "lucide-solid/icons/eye";
 import { createEffect, createResource, createSignal, type JSX, onCleanup, Show } from "solid-js";
-import { api, ApiError } from "../lib/api";
+import { api } from "../lib/api";
 import { shortPath } from "../lib/format";
 import { toast } from "../lib/toasts";
 import { createDraft } from "../session/create-draft";
@@ -43,18 +43,14 @@ function Session(props: { id: string }) {
   const actions = makeSessionActions({ request: socket.request, draft, setDraft, notify: toast });
   const [info, { refetch: recheckAccess }] = createResource(
     () => props.id,
-    (id) => api.session(id).catch((e: Error) => ({ error: e.message, status: e instanceof ApiError ? e.status : 0 }) as const),
+    (id) => api.session(id).catch((e: Error) => ({ error: e.message }) as const),
   );
   // Lost access (removed from the session, signed out) looks like a socket that cannot reconnect:
-  // re-check over HTTP, which can say 404 or 401 (then the sign-in page takes over).
+  // re-check over HTTP, which can say 404 (banner) or 401 (the AuthGate shows the sign-in page).
   createEffect(() => {
     if (state.connection !== "reconnecting") return;
     const t = setTimeout(() => void recheckAccess(), ACCESS_RECHECK_MS);
     onCleanup(() => clearTimeout(t));
-  });
-  createEffect(() => {
-    const i = info();
-    if (i && "status" in i && i.status === 401) location.reload();
   });
   const session = () => {
     const i = info();

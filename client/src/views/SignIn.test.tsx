@@ -94,4 +94,26 @@ describe("AuthGate", () => {
     expect(await screen.findByText(/Access session has ended/)).toBeInTheDocument();
     expect(screen.queryByTestId("signin-email")).toBeNull();
   });
+
+  it("returns to the sign-in page when a later call finds the session gone", async () => {
+    let signedIn = true;
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) => {
+        if (url === "/api/me") return signedIn ? json(200, { id: "u", email: "a@x.io", name: "a", authMode: "builtin" }) : json(401, { error: { code: "UNAUTHENTICATED", message: "x" } });
+        if (url === "/api/auth/config") return json(200, { mode: "builtin" });
+        return json(401, { error: { code: "UNAUTHENTICATED", message: "sign in required" } });
+      }),
+    );
+    const { api } = await import("../lib/api");
+    render(() => (
+      <AuthGate>
+        <p>the app</p>
+      </AuthGate>
+    ));
+    await screen.findByText("the app");
+    signedIn = false;
+    await expect(api.sessions()).rejects.toThrow();
+    await screen.findByTestId("signin-email");
+  });
 });
