@@ -58,6 +58,29 @@ afterAll(async () => {
   mailServer?.close();
 });
 
+async function signIn(page: import("playwright-core").Page, email: string): Promise<void> {
+  const before = mails.filter((m) => m.to.includes(email)).length;
+  await page.goto(stack.url);
+  await page.getByTestId("signin-email-input").fill(email);
+  await page.getByTestId("signin-send").click();
+  await page.getByTestId("signin-code-input").waitFor();
+  const mail = await waitFor(() => mails.filter((m) => m.to.includes(email))[before], `sign-in mail for ${email}`);
+  await page.getByTestId("signin-code-input").fill(/\b(\d{6,})\b/.exec(mail.text)![1]!);
+  await page.getByTestId("signin-verify").click();
+  await page.getByTestId("new-session").waitFor({ timeout: 20_000 });
+}
+
+/** A same-origin API call from the signed-in page (carries its cookie and Origin). */
+async function pageApi<T>(page: import("playwright-core").Page, path: string, method = "GET", body?: unknown): Promise<{ status: number; body: T }> {
+  return page.evaluate(
+    async ([path, method, body]) => {
+      const r = await fetch(path as string, { method: method as string, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: r.status, body: await r.json() };
+    },
+    [path, method, body] as const,
+  ) as Promise<{ status: number; body: T }>;
+}
+
 describe("sign-in and pairing in Chromium", () => {
   it("signs in with an emailed code, pairs a daemon from the Machines page, revokes it, signs out", async () => {
     const ctx = await browser.newContext(DESKTOP);
@@ -110,7 +133,7 @@ describe("sign-in and pairing in Chromium", () => {
     // Through the vite dev server a refused upgrade arrives as a hang-up (-1) rather than the
     // Worker's 401 (asserted in test/worker); either way the token no longer opens a tunnel.
     expect([401, -1]).toContain(refused);
-    daemon.kill("SIGTERM");
+    daemon?.kill("SIGTERM");
     await exited;
     daemon = null;
 
@@ -129,5 +152,46 @@ describe("sign-in and pairing in Chromium", () => {
     const me = await page.evaluate(async () => (await fetch("/api/me")).status);
     expect(me).toBe(401);
     await ctx.close();
+  });
+
+  it("an invited viewer signs in, follows read-only, and loses the session when removed", async () => {
+    const VIEWER = "viewer@elsewhere.example";
+    const owner = await (await browser.newContext(DESKTOP)).newPage();
+    await signIn(owner, EMAIL);
+    const pair = await pageApi<{ machine: { id: string }; token: string }>(owner, "/api/machines", "POST", { name: "Viewer test box" });
+    expect(pair.status).toBe(201);
+    daemon = startDaemonProcess({ url: stack.url, token: pair.body.token, roots: [tmpdir()], env: { DEMO_PACE_MS: "4" }, quiet: !process.env.E2E_VERBOSE });
+    await waitFor(async () => (await pageApi<{ machines: { id: string; online: boolean }[] }>(owner, "/api/machines")).body.machines.some((m) => m.id === pair.body.machine.id && m.online), "daemon online", 30_000);
+    const created = await pageApi<{ session: { id: string } }>(owner, "/api/sessions", "POST", { machineId: pair.body.machine.id, agentId: "demo", cwd: tmpdir() });
+    expect(created.status).toBe(201);
+    const sessionId = created.body.session.id;
+
+    // The owner invites from the members panel.
+    await owner.goto(`${stack.url}/s/${sessionId}`);
+    await owner.getByTestId("members-button").click();
+    await owner.getByTestId("member-email").fill(VIEWER);
+    await owner.getByTestId("member-role").selectOption("viewer");
+    await owner.getByTestId("member-submit").click();
+    await owner.getByTestId("member-row").filter({ hasText: VIEWER }).waitFor();
+
+    // Not on the allow list, but invited: the viewer can sign in and follow read-only.
+    const viewer = await (await browser.newContext(PHONE)).newPage();
+    await signIn(viewer, VIEWER);
+    await viewer.goto(`${stack.url}/s/${sessionId}`);
+    await viewer.getByTestId("readonly-banner").waitFor({ timeout: 20_000 });
+    await viewer.getByTestId("connection-state").filter({ hasText: /live/i }).waitFor({ timeout: 20_000 });
+    expect(await viewer.getByTestId("composer-input").isDisabled()).toBe(true);
+    expect(await viewer.getByTestId("composer-input").getAttribute("placeholder")).toMatch(/read-only/i);
+    await shot(viewer, "phone-viewer-readonly");
+
+    // Removed by the owner: the socket closes, the reconnect is refused, the page says so.
+    const row = owner.getByTestId("member-row").filter({ hasText: VIEWER });
+    await row.getByLabel(`Remove ${VIEWER}`).click();
+    await row.waitFor({ state: "detached" });
+    await viewer.getByTestId("no-access-banner").waitFor({ timeout: 30_000 });
+    expect((await pageApi(viewer, `/api/sessions/${sessionId}`)).status).toBe(404);
+
+    daemon?.kill("SIGTERM");
+    daemon = null;
   });
 });

@@ -132,7 +132,7 @@ function Session(props: { id: string }) {
       </header>
 
       <Show when={notFound()}>
-        <div class="banner banner-warn">
+        <div class="banner banner-warn" data-testid="no-access-banner">
           This session does not exist or you do not have access. <A href="/">All sessions</A>
         </div>
       </Show>
