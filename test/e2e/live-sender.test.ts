@@ -52,7 +52,8 @@ describe("live Sender in Chromium", () => {
     await tid(a, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 20_000 });
 
     // A starts a long turn and queues mid-turn; B sees the chip.
-    await type(a, "sleep 12");
+    // Long enough to queue, cancel from B, queue again and reload on a loaded machine (FAST_DEMO: 10 s).
+    await type(a, "sleep 40");
     await a.keyboard.press("Enter");
     await tid(a, "stop-button").waitFor();
     await type(a, "queued by A");
