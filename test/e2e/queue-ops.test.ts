@@ -237,7 +237,7 @@ describe("queue ops in Chromium", () => {
       await setDepth(a, 4);
 
       // Cancel vs flush, flush first: B's view is stale, its × answers already_sent — surfaced, run once.
-      await say(a, "sleep 8");
+      await say(a, "sleep 16"); // 4 s: room to queue and act on a loaded machine
       await tid(a, "stop-button").waitFor();
       await say(a, "c one");
       await chip(b, "c one").waitFor();
@@ -253,7 +253,7 @@ describe("queue ops in Chromium", () => {
       // Edit vs flush, as close as a user can get: save the moment the turn ends. Either the edit won
       // (the edited text runs) or the flush did (the original runs and the edit lands in the draft).
       const doneBefore = await tid(a, "row-agent").filter({ hasText: "Done sleeping" }).count();
-      await say(a, "sleep 8");
+      await say(a, "sleep 16"); // 4 s: room to queue and act on a loaded machine
       await tid(a, "stop-button").waitFor();
       await say(a, "e one");
       await chip(a, "e one").getByTestId("chip-edit").click();
