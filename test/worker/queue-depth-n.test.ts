@@ -82,6 +82,8 @@ describe("queue beyond one slot", () => {
     await a.op({ op: "message.send", id: "s2", blocks: text("unsure") });
     expect(await a.op({ op: "queue.steer", id: "s1" })).toMatchObject({ result: { outcome: "steering" } });
     await waitFor(() => daemon.of("steer").length === 1, "steer forwarded");
+    // While out for steering it cannot be cancelled (it may land in the turn).
+    expect(await a.op({ op: "queue.cancel", id: "s1" })).toMatchObject({ result: { outcome: "steering" } });
     daemon.emit({ t: "steer.result", sessionId, entryId: "s1", outcome: "injected" });
     await a.op({ op: "queue.steer", id: "s2" });
     daemon.emit({ t: "steer.result", sessionId, entryId: "s2", outcome: "indeterminate" });

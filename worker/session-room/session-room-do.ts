@@ -309,6 +309,8 @@ export class SessionRoom extends DurableObject<Env> {
   private onQueueCancel(id: string): QueueOpAck {
     const entry = this.store.queue().find((e) => e.id === id);
     if (!entry) return this.fateOutcome(id);
+    // Out for steering: it may land in the turn; cancelling now would hide a delivered message.
+    if (entry.state === "steering") return { outcome: "steering" };
     this.store.removeFromQueue(id);
     this.store.settle(id, Fate.cancelled, { queued: true });
     this.emitQueue(false);

@@ -10,6 +10,7 @@ import { editedBlocks, requeueId } from "./queue-logic";
 export type Notify = (text: string, kind?: "info" | "error") => void;
 
 export const QUEUED_TOAST = "Queued — sends when the agent is idle";
+const STEERING_TEXT = "That message is being delivered into the running turn — wait for the outcome.";
 
 const ERROR_TEXT: Record<string, string> = {
   QUEUE_FULL: "The queue is full — cancel or take back a queued message first. Your draft is kept.",
@@ -50,6 +51,7 @@ export function makeSessionActions(deps: SessionActionDeps) {
     const reply = await deps.request(input);
     if (reply.type === "error") deps.notify(errorText(reply), "error");
     else if (reply.result["outcome"] === "already_sent") deps.notify("That message already ran.", "error");
+    else if (input.op === "queue.cancel" && reply.result["outcome"] === "steering") deps.notify(STEERING_TEXT, "error");
     return reply;
   };
 
@@ -86,6 +88,7 @@ export function makeSessionActions(deps: SessionActionDeps) {
       const ack = reply.result as QueueOpAck;
       if (ack.outcome === "cancelled" && ack.entry) refill(blocksToDraft(ack.entry.blocks));
       else if (ack.outcome === "already_sent") deps.notify("Too late — that message already ran.", "error");
+      else if (ack.outcome === "steering") deps.notify(STEERING_TEXT, "error");
       return reply;
     },
 

@@ -160,6 +160,7 @@ describe("QueueChips", () => {
     const chips = screen.getAllByTestId("queue-chip");
     expect(chips[0]).toHaveTextContent("Steering…");
     expect(chips[0]!.querySelector("[data-testid=chip-edit]")).toBeDisabled();
+    expect(chips[0]!.querySelector("[data-testid=chip-cancel]")).toBeDisabled();
     expect(chips[1]).toHaveTextContent("Unconfirmed");
     expect(chips[2]!.querySelector("[data-testid=chip-note]")).toHaveTextContent(/steer failed/);
   });

@@ -250,7 +250,14 @@ export function QueueChips(props: Props) {
                     >
                       <Pencil size={16} />
                     </button>
-                    <button class="icon-btn" data-testid="chip-cancel" aria-label="Cancel queued message" title="Cancel" onClick={() => props.onCancel(e.id)}>
+                    <button
+                      class="icon-btn"
+                      data-testid="chip-cancel"
+                      aria-label="Cancel queued message"
+                      title={busy() ? "Being delivered into the running turn — wait for the outcome" : "Cancel"}
+                      disabled={busy()}
+                      onClick={() => props.onCancel(e.id)}
+                    >
                       <X size={18} />
                     </button>
                   </span>
