@@ -43,7 +43,7 @@ async function chipTexts(page: Page): Promise<string[]> {
   return page.locator("[data-testid=queue-chip] .chip-preview").allInnerTexts();
 }
 async function chipIds(page: Page): Promise<string[]> {
-  return page.locator("[data-testid=queue-chip]").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset["entryId"] ?? ""));
+  return page.locator("[data-testid=queue-chip]").evaluateAll((els) => els.map((e) => e.getAttribute("data-entry-id") ?? ""));
 }
 async function waitChips(page: Page, texts: string[], what: string) {
   await waitFor(async () => JSON.stringify(await chipTexts(page)) === JSON.stringify(texts), `${what}: ${texts.join(" | ")}`, 20_000);
@@ -93,6 +93,11 @@ async function openMenu(c: Locator) {
     if (await waitFor(async () => (await more.getAttribute("aria-expanded")) === "true", "menu open", 1_500).catch(() => false)) return;
   }
   throw new Error("the ⋯ menu did not open");
+}
+
+/** The page's scroll width (no horizontal overflow when ≤ the viewport). Run in the page. */
+async function pageWidth(page: Page): Promise<number> {
+  return page.evaluate<number>("document.documentElement.scrollWidth");
 }
 
 async function expectTouchTarget(l: Locator, what: string) {
@@ -329,7 +334,7 @@ describe("queue ops in Chromium", () => {
     // Touch targets and no horizontal overflow at 390 px.
     const first = chip(p, "p one");
     for (const id of ["chip-grip", "chip-more", "chip-edit", "chip-cancel"]) await expectTouchTarget(first.getByTestId(id), id);
-    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await pageWidth(p)).toBeLessThanOrEqual(390);
     for (const box of await tid(p, "queue-chip").evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right))) expect(box).toBeLessThanOrEqual(390);
 
     // A finger drag on the grip: "p three…" to the top.
@@ -349,7 +354,7 @@ describe("queue ops in Chromium", () => {
     await tid(p, "chip-editor-input").fill("p two, from the phone");
     await shot(p, "queue-phone-editor");
     for (const id of ["chip-edit-draft", "chip-edit-cancel", "chip-edit-save"]) await expectTouchTarget(tid(p, id), id);
-    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await pageWidth(p)).toBeLessThanOrEqual(390);
     await tid(p, "chip-edit-save").tap();
     await waitChips(p, ["p three with a much longer text that has to be cut off on a phone screen", "p two, from the phone", "p one"], "edited");
 
@@ -364,7 +369,7 @@ describe("queue ops in Chromium", () => {
     await idle(p);
     await shot(p, "queue-phone-dropped");
     for (const id of ["requeue-dropped", "restore-dropped", "dismiss-dropped"]) await expectTouchTarget(tid(p, id), id);
-    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await pageWidth(p)).toBeLessThanOrEqual(390);
     await tid(p, "requeue-dropped").tap();
     await tid(p, "row-user").filter({ hasText: "p two, from the phone" }).waitFor({ timeout: 20_000 });
     await idle(p);
