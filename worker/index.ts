@@ -1,6 +1,7 @@
 /** The Worker: Hono routes for the directory API, viewer sockets and the daemon tunnel. */
 import { Hono } from "hono";
 import { AddMemberBody, CreateSessionBody, SetRoleBody } from "../shared/api";
+import { insideRoots } from "../shared/paths";
 import { TUNNEL_TOKEN_HEADER } from "../shared/tunnel-protocol";
 import type { Viewer } from "../shared/viewer-protocol";
 import { apiError } from "./api-error";
@@ -98,6 +99,8 @@ app.post("/api/sessions", async (c) => {
   if (!machine.online) return apiError(c, 409, "MACHINE_OFFLINE", "the machine is offline");
   const agent = machine.agents.find((a) => a.id === parsed.data.agentId);
   if (!agent) return apiError(c, 400, "UNKNOWN_AGENT", "that agent is not available on the machine");
+  if (!insideRoots(parsed.data.cwd, machine.roots))
+    return apiError(c, 400, "CWD_OUTSIDE_ROOTS", `the directory is outside the machine's allowed roots (${machine.roots.join(", ")})`);
   const id = crypto.randomUUID();
   const title = parsed.data.title?.trim() || `${agent.label} · ${parsed.data.cwd.split("/").filter(Boolean).pop() ?? parsed.data.cwd}`;
   await createSession(c.env.DB, { id, ownerId: user.id, machineId: machine.id, agentId: agent.id, cwd: parsed.data.cwd, title });

@@ -22,6 +22,14 @@ describe("HTTP and upgrade guards", () => {
       body: JSON.stringify({ machineId, agentId: "claude", cwd: "/work" }),
     });
     expect(unknownAgent.status).toBe(400);
+    // The scripted daemon advertises the root /work: a directory elsewhere is refused before anything starts.
+    for (const cwd of ["/tmp", "/workbench", "/work/../etc"]) {
+      const outside = await api("/api/sessions", { method: "POST", body: JSON.stringify({ machineId, agentId: "demo", cwd }) });
+      expect(outside.status).toBe(400);
+      expect(outside.body).toMatchObject({ error: { code: "CWD_OUTSIDE_ROOTS" } });
+    }
+    const inside = await api("/api/sessions", { method: "POST", body: JSON.stringify({ machineId, agentId: "demo", cwd: "/work/app" }) });
+    expect(inside.status).toBe(201);
     const noMachine = await api("/api/sessions", { method: "POST", body: JSON.stringify({ machineId: "x", agentId: "demo", cwd: "/w" }) });
     expect(noMachine.status).toBe(404);
     const list = await api<{ sessions: unknown[] }>("/api/sessions");

@@ -1,5 +1,6 @@
 /** New-session form decisions (machine → agent → directory) and session-list wording. Plain. */
 import type { CreateSessionBody, MachineSummary, SessionSummary } from "../../../shared/api";
+import { insideRoots } from "../../../shared/paths";
 
 export type NewSessionChoice = { machineId: string; agentId: string; cwd: string };
 
@@ -26,6 +27,8 @@ export function createBody(machine: MachineSummary | undefined, agentId: string,
   if (!machine.online) return { reason: `${machine.name} is offline` };
   if (!agentId) return { reason: `${machine.name} advertises no agents` };
   if (!cwd.trim()) return { reason: "Choose a directory" };
+  if (!insideRoots(cwd.trim(), machine.roots))
+    return { reason: `Choose a directory inside ${machine.roots.length === 1 ? machine.roots[0] : `one of ${machine.roots.join(", ")}`}` };
   return { body: { machineId: machine.id, agentId, cwd: cwd.trim() } };
 }
 

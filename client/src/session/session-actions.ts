@@ -16,7 +16,6 @@ const ERROR_TEXT: Record<string, string> = {
   QUEUE_FULL: "The queue is full — cancel or take back a queued message first. Your draft is kept.",
   MACHINE_BUSY: "The machine is running as many turns as it allows. Your draft is kept — try again shortly.",
   MACHINE_OFFLINE: "The machine is offline. Your draft is kept.",
-  SESSION_NOT_READY: "The agent is still starting. Your draft is kept.",
   PROMPT_TOO_LARGE: "That message is too large to send. Your draft is kept.",
   EMPTY_PROMPT: "Nothing to send.",
   FORBIDDEN: "You can follow this session but not act in it.",
@@ -25,7 +24,11 @@ const ERROR_TEXT: Record<string, string> = {
 };
 
 export function errorText(reply: Extract<OpReply, { type: "error" }>): string {
-  return ERROR_TEXT[reply.code] ?? reply.message;
+  const fixed = ERROR_TEXT[reply.code];
+  if (fixed) return fixed;
+  // The room's own words (e.g. why the agent session failed), capitalised, with the draft reassurance.
+  const said = reply.message.charAt(0).toUpperCase() + reply.message.slice(1);
+  return reply.code === "SESSION_NOT_READY" ? `${said}. Your draft is kept.` : said;
 }
 
 export type SessionActionDeps = {
