@@ -1,6 +1,7 @@
 import Users from "lucide-solid/icons/users";
 import X from "lucide-solid/icons/x";
-import { createResource, createSignal, For, onCleanup, onMount, Show } from "solid-js";
+import { createResource, createSignal, For, Show } from "solid-js";
+import { createDismiss } from "../lib/create-dismiss";
 import type { Member } from "../../../shared/api";
 import { api, type GrantableRole } from "../lib/api";
 import { sentence } from "../lib/format";
@@ -26,18 +27,7 @@ export function MembersPanel(props: { sessionId: string; role: Member["role"] | 
   const isOwner = () => props.role === "owner";
   let root!: HTMLDivElement;
 
-  onMount(() => {
-    const close = (e: Event) => {
-      if (open() && !root.contains(e.target as Node)) setOpen(false);
-    };
-    const esc = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    document.addEventListener("pointerdown", close);
-    document.addEventListener("keydown", esc);
-    onCleanup(() => {
-      document.removeEventListener("pointerdown", close);
-      document.removeEventListener("keydown", esc);
-    });
-  });
+  createDismiss({ isOpen: open, close: () => setOpen(false), inside: (t) => root.contains(t) });
 
   const act = async (what: () => Promise<Member[]>) => {
     setBusy(true);

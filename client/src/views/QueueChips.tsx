@@ -7,7 +7,8 @@ import GripVertical from "lucide-solid/icons/grip-vertical";
 import Pencil from "lucide-solid/icons/pencil";
 import RotateCw from "lucide-solid/icons/rotate-cw";
 import X from "lucide-solid/icons/x";
-import { batch, createEffect, createMemo, createSignal, For, onCleanup, onMount, Show } from "solid-js";
+import { batch, createEffect, createMemo, createSignal, For, onMount, Show } from "solid-js";
+import { createDismiss } from "../lib/create-dismiss";
 import { promptPreview } from "../../../shared/blocks";
 import type { QueueEntry, SteerOutcome } from "../../../shared/viewer-protocol";
 import { isSendKey } from "../session/composer-logic";
@@ -58,13 +59,11 @@ export function QueueChips(props: Props) {
   const [editing, setEditing] = createSignal<Editing | null>(null);
   const [saving, setSaving] = createSignal(false);
   let list: HTMLDivElement | undefined;
-  onMount(() => {
-    // A tap anywhere else closes the ⋯ menu.
-    const close = (ev: PointerEvent) => {
-      if (menu() && !(ev.target as Element | null)?.closest?.(".chip-extra, .chip-more-btn")) setMenu(null);
-    };
-    document.addEventListener("pointerdown", close);
-    onCleanup(() => document.removeEventListener("pointerdown", close));
+  // A tap anywhere else (or Escape) closes the ⋯ menu.
+  createDismiss({
+    isOpen: () => menu() !== null,
+    close: () => setMenu(null),
+    inside: (t) => !!(t as Element | null)?.closest?.(".chip-extra, .chip-more-btn"),
   });
 
   const shown = createMemo(() => orderBy(props.entries, pending()));

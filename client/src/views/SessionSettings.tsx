@@ -1,5 +1,6 @@
 import SlidersHorizontal from "lucide-solid/icons/sliders-horizontal";
-import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
+import { createSignal, For, Show } from "solid-js";
+import { createDismiss } from "../lib/create-dismiss";
 import { MAX_QUEUE_DEPTH } from "../../../shared/limits";
 
 type Props = {
@@ -13,18 +14,7 @@ type Props = {
 export function SessionSettings(props: Props) {
   const [open, setOpen] = createSignal(false);
   let root!: HTMLDivElement;
-  onMount(() => {
-    const close = (e: Event) => {
-      if (open() && !root.contains(e.target as Node)) setOpen(false);
-    };
-    const esc = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    document.addEventListener("pointerdown", close);
-    document.addEventListener("keydown", esc);
-    onCleanup(() => {
-      document.removeEventListener("pointerdown", close);
-      document.removeEventListener("keydown", esc);
-    });
-  });
+  createDismiss({ isOpen: open, close: () => setOpen(false), inside: (t) => root.contains(t) });
   return (
     <div class="settings" ref={root}>
       <button class="icon-btn" aria-label="Session settings" aria-expanded={open()} data-testid="settings-button" title="Queue settings" onClick={() => setOpen((o) => !o)}>
