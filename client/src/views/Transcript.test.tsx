@@ -9,6 +9,15 @@ const rowsFrom = (events: SessionEvent[]): Row[] =>
   events.map((event, i): ServerFrame => ({ type: "event", seq: i + 1, event })).reduce(fold, initialSessionState()).rows;
 
 describe("Transcript", () => {
+  it("an empty session invites a member to write and tells a viewer it is read-only", () => {
+    const { unmount } = render(() => <Transcript rows={[]} canAct onPermission={() => {}} />);
+    expect(screen.getByText(/Say hello/)).toBeInTheDocument();
+    unmount();
+    render(() => <Transcript rows={[]} canAct={false} onPermission={() => {}} />);
+    expect(screen.queryByText(/Say hello/)).toBeNull();
+    expect(screen.getByText(/read-only/)).toBeInTheDocument();
+  });
+
   it("a message delivered by steering says so on its row (through the real fold)", () => {
     const rows = rowsFrom([
       { kind: "user_message", id: "m1", blocks: [{ type: "text", text: "long job" }], author: bo, at: 1 },

@@ -89,7 +89,10 @@ export function Transcript(props: Props) {
       <Show when={props.rows.length === 0 && !props.working}>
         <div class="transcript-empty">
           <p class="empty-title">No messages yet</p>
-          <p class="empty-sub">{props.empty ?? "Say hello. While the agent works, you can queue the next message."}</p>
+          <p class="empty-sub">{props.empty ??
+              (props.canAct
+                ? "Say hello. While the agent works, you can queue the next message."
+                : "You are following this session read-only; messages appear here as they are sent.")}</p>
         </div>
       </Show>
       <For each={visible()}>
