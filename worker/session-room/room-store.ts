@@ -9,6 +9,9 @@ import type { AgentConfig } from "../../shared/tunnel-protocol";
 import type { Author, PermissionOption, QueueEntry, SendAck, SessionEvent } from "../../shared/viewer-protocol";
 import { makeMetaTable, migrate } from "../sql-migrations";
 
+/** Log rows per INSERT when a run is written at once: 4 bound values each stays within 100 per statement. */
+const LOG_INSERT_ROWS = 25;
+
 const MIGRATIONS = [
   `CREATE TABLE events (seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, body TEXT NOT NULL, at INTEGER NOT NULL);
    CREATE TABLE queue (id TEXT PRIMARY KEY, pos INTEGER NOT NULL, blocks TEXT NOT NULL, author TEXT NOT NULL,
@@ -76,12 +79,39 @@ export class RoomStore {
   }
 
   // ---------------------------------------------------------------- log
-  /** Appends an event already serialised as `body`; returns its seq. */
+  /** Highest seq written or buffered; null until first needed (rebuilt from SQLite after eviction). */
+  private head: number | null = null;
+  /** Appends buffered during a run (see beginRun), written by endRun in multi-row statements. */
+  private buffered: [seq: number, kind: string, body: string, at: number][] | null = null;
+
+  /**
+   * Appends an event already serialised as `body`; returns its seq. During a run the row is buffered
+   * and written by endRun in the same synchronous step, so it commits with the run's other writes.
+   */
   append(kind: SessionEvent["kind"], body: string, at = Date.now()): number {
-    return this.sql.exec<{ seq: number }>("INSERT INTO events (kind, body, at) VALUES (?, ?, ?) RETURNING seq", kind, body, at).one().seq;
+    const seq = this.headSeq() + 1;
+    this.head = seq;
+    if (this.buffered) this.buffered.push([seq, kind, body, at]);
+    else this.sql.exec("INSERT INTO events (seq, kind, body, at) VALUES (?, ?, ?, ?)", seq, kind, body, at);
+    return seq;
+  }
+  /** Starts buffering appends; endRun must follow before any await. */
+  beginRun(): void {
+    this.buffered ??= [];
+  }
+  /** Writes the run's appends, LOG_INSERT_ROWS per statement (one statement per event cost ~30 µs). */
+  endRun(): void {
+    const rows = this.buffered;
+    this.buffered = null;
+    if (!rows?.length) return;
+    for (let i = 0; i < rows.length; i += LOG_INSERT_ROWS) {
+      const chunk = rows.slice(i, i + LOG_INSERT_ROWS);
+      this.sql.exec(`INSERT INTO events (seq, kind, body, at) VALUES ${chunk.map(() => "(?, ?, ?, ?)").join(", ")}`, ...chunk.flat());
+    }
   }
   headSeq(): number {
-    return this.sql.exec<{ s: number | null }>("SELECT MAX(seq) AS s FROM events").one().s ?? 0;
+    this.head ??= this.sql.exec<{ s: number | null }>("SELECT MAX(seq) AS s FROM events").one().s ?? 0;
+    return this.head;
   }
   eventsAfter(after: number, limit = Number.MAX_SAFE_INTEGER): StoredEvent[] {
     return this.sql

@@ -456,6 +456,7 @@ export class SessionRoom extends DurableObject<Env> {
       let last: number | null = null;
       let awaited: Promise<void> | void = undefined;
       this.outgoing = [];
+      this.store.beginRun();
       try {
         while (i < batch.length && !awaited) {
           const { n, event } = batch[i++]!;
@@ -464,6 +465,7 @@ export class SessionRoom extends DurableObject<Env> {
           awaited = this.applyDaemonEvent(event);
         }
       } finally {
+        this.store.endRun();
         if (last !== null) this.store.setMeta("daemon_cursor", { epoch, n: last });
         this.flushOutgoing();
       }
