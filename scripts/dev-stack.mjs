@@ -44,7 +44,8 @@ export async function startStack(opts = {}) {
   const server = spawn(bin("vite"), ["--port", String(port), "--strictPort", ...lock], {
     cwd: ROOT,
     stdio: ["ignore", out, out],
-    env: { ...process.env, BATON_STATE_DIR: stateDir, WRANGLER_SEND_METRICS: "false", ...opts.serverEnv },
+    // Local means offline: no metrics, and no fetch of the `Request.cf` placeholder from Cloudflare.
+    env: { ...process.env, BATON_STATE_DIR: stateDir, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", ...opts.serverEnv },
   });
   const procs = [server];
   try {
