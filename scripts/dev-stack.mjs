@@ -43,10 +43,14 @@ export async function startStack(opts = {}) {
   const lock = process.env.VITEST ? ["--bypass-lock"] : [];
   const server = spawn(bin("vite"), ["--port", String(port), "--strictPort", ...lock], {
     cwd: ROOT,
+    // Its own process group, stopped as a group: vite's workerd child ignores SIGTERM and would
+    // otherwise outlive every stack (npm start's own SIGINT handler stops it).
+    detached: true,
     stdio: ["ignore", out, out],
     // Local means offline: no metrics, and no fetch of the `Request.cf` placeholder from Cloudflare.
     env: { ...process.env, BATON_STATE_DIR: stateDir, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", ...opts.serverEnv },
   });
+  groupLeaders.add(server);
   const procs = [server];
   try {
     await waitHealthy(url);
@@ -125,8 +129,25 @@ async function waitMachineOnline(url, ms = 60_000) {
 function killProc(p, signal = "SIGTERM") {
   return new Promise((res) => {
     if (!p || p.exitCode !== null || p.signalCode !== null) return res();
-    p.once("exit", () => res());
-    p.kill(signal);
-    setTimeout(() => p.kill("SIGKILL"), 3000).unref();
+    // A detached child leads its own process group: signal the group, and after the leader exits
+    // SIGKILL whatever of the group is left (workerd).
+    const group = groupLeaders.has(p);
+    const send = (sig) => {
+      try {
+        if (group) process.kill(-p.pid, sig);
+        else p.kill(sig);
+      } catch {
+        /* already gone */
+      }
+    };
+    p.once("exit", () => {
+      if (group) send("SIGKILL");
+      res();
+    });
+    send(signal);
+    setTimeout(() => send("SIGKILL"), 3000).unref();
   });
 }
+
+/** Children spawned detached (their own process group). */
+const groupLeaders = new WeakSet();

@@ -9,13 +9,16 @@ console.log(
     ? `\n  Baton is running: ${stack.url}\n  (demo agent on this machine; Ctrl+C to stop)\n`
     : `\n  Baton is running: ${stack.url}\n  (sign in, then pair this machine from Machines; Ctrl+C to stop)\n`,
 );
+let stopping = false;
 const stop = async () => {
+  stopping = true;
   await stack.stop();
   process.exit(0);
 };
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
 stack.server.on("exit", (code) => {
+  if (stopping) return;
   console.error(`dev server exited (${code})`);
   process.exit(code ?? 1);
 });
