@@ -87,8 +87,11 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   return {
     stop() {
       stopping ??= (async () => {
-        await host.closeAll();
+        // Tunnel first: closing sessions ends their turns, and a room told "turn ended" by a daemon on
+        // its way out would flush its queue into it and lose that prompt. With the tunnel gone the
+        // next daemon's new epoch reports the turns lost and the queue runs there.
         await t.stop();
+        await host.closeAll();
       })();
       return stopping;
     },
