@@ -32,16 +32,6 @@ export function createBody(machine: MachineSummary | undefined, agentId: string,
   return { body: { machineId: machine.id, agentId, cwd: cwd.trim() } };
 }
 
-export const STATUS_LABEL: Record<string, string> = {
-  starting: "Starting",
-  idle: "Idle",
-  active: "Running",
-  offline: "Machine offline",
-  error: "Error",
-  closed: "Closed",
-};
-export const statusLabel = (s: string) => STATUS_LABEL[s] ?? s;
-
 
 /** Running sessions first, then by last activity. */
 export function sortSessions(list: readonly SessionSummary[]): SessionSummary[] {

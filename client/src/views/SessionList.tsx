@@ -10,8 +10,8 @@ import { toast } from "../lib/toasts";
 import "../home.css";
 import "../team.css";
 import { UserMenu } from "./UserMenu";
-import { timeAgo } from "../lib/format";
-import { createBody, pickAgent, pickCwd, pickMachine, shortPath, sortSessions, statusLabel } from "../session/new-session-logic";
+import { statusLabel, timeAgo } from "../lib/format";
+import { createBody, pickAgent, pickCwd, pickMachine, shortPath, sortSessions } from "../session/new-session-logic";
 
 export function SessionList() {
   const navigate = useNavigate();
