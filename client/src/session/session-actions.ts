@@ -4,6 +4,7 @@
  */
 import type { QueueEntry, QueueOpAck, SendAck } from "../../../shared/viewer-protocol";
 import type { OpInput, OpReply } from "../connection/op-client";
+import { sentence } from "../lib/format";
 import { blocksToDraft, type Draft, draftBlocks, EMPTY_DRAFT, mergeDraft, type SelectSpec } from "./composer-logic";
 import { editedBlocks, requeueId } from "./queue-logic";
 
@@ -26,9 +27,9 @@ const ERROR_TEXT: Record<string, string> = {
 export function errorText(reply: Extract<OpReply, { type: "error" }>): string {
   const fixed = ERROR_TEXT[reply.code];
   if (fixed) return fixed;
-  // The room's own words (e.g. why the agent session failed), capitalised, with the draft reassurance.
-  const said = reply.message.charAt(0).toUpperCase() + reply.message.slice(1);
-  return reply.code === "SESSION_NOT_READY" ? `${said}. Your draft is kept.` : said;
+  // The room's own words (e.g. why the agent session failed), with the draft reassurance.
+  if (reply.code === "SESSION_NOT_READY") return `${sentence(reply.message)} Your draft is kept.`;
+  return reply.message.charAt(0).toUpperCase() + reply.message.slice(1);
 }
 
 export type SessionActionDeps = {
