@@ -37,6 +37,10 @@ export type SessionTimeouts = {
   cancelForceMs: number;
   /** After the connection drops mid-turn, how long to wait for the process exit status for the message. */
   exitWaitMs: number;
+  /** After a load's answer, ready waits until the history replay has been quiet this long (Gemini streams it after answering). */
+  replayQuietMs: number;
+  /** …but never longer than this in all (an agent that never stops talking still becomes ready). */
+  replaySettleMaxMs: number;
 };
 
 export const DEFAULT_TIMEOUTS: SessionTimeouts = {
@@ -45,6 +49,8 @@ export const DEFAULT_TIMEOUTS: SessionTimeouts = {
   steerMs: 15_000,
   cancelForceMs: 15_000,
   exitWaitMs: 1_000,
+  replayQuietMs: 300,
+  replaySettleMaxMs: 5_000,
 };
 
 export type SessionDeps = {
@@ -81,6 +87,21 @@ export function rpcErrorText(err: unknown): string {
   return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS - 1)}…` : text;
 }
 
+/**
+ * What an agent streams when answering `session/load`: its whole conversation, replayed (ACP requires it).
+ * The room already holds that transcript, so these kinds are dropped from the load until the first prompt
+ * (not only until the load's answer: Gemini 0.61 answers first and streams the history after); live kinds
+ * (mode, config options, commands, usage, title) still pass.
+ */
+const HISTORY_UPDATE_KINDS: ReadonlySet<string> = new Set([
+  "user_message_chunk",
+  "agent_message_chunk",
+  "agent_thought_chunk",
+  "tool_call",
+  "tool_call_update",
+  "plan",
+]);
+
 export class AgentSession {
   state: SessionState = "opening";
   agentSessionId: string | null = null;
@@ -91,6 +112,10 @@ export class AgentSession {
   private readonly permissions = new Map<string, PendingPermission>();
   private readonly permissionsByRpc = new Map<string, PendingPermission>();
   private resumed = false;
+  /** From `session/load` to the first prompt: the agent's history replay is not relayed (see HISTORY_UPDATE_KINDS). */
+  private replaying = false;
+  private replayedDropped = 0;
+  private lastReplayAt = 0;
 
   constructor(
     readonly sessionId: string,
@@ -172,10 +197,14 @@ export class AgentSession {
       if (agentSessionId && reattach) {
         try {
           const params = { sessionId: agentSessionId, cwd: this.cwd, mcpServers: [] };
+          this.replaying = reattach === acp.methods.agent.session.load;
           sessionResult = await withTimeout(conn.agent.request(reattach, params), t, reattach);
           this.agentSessionId = agentSessionId;
           this.resumed = true;
+          if (this.replaying) await this.replaySettled();
+          log.info(`session ${this.sessionId}: resumed agent session ${agentSessionId}`);
         } catch (err) {
+          this.endReplay();
           // The agent refusing (unknown / expired session) is normal after a long time: start fresh.
           if (!this.live || !(err instanceof acp.RequestError)) throw err;
           log.warn(`session ${this.sessionId}: ${reattach} failed (${rpcErrorText(err)}); starting a new agent session`);
@@ -225,6 +254,11 @@ export class AgentSession {
     if (kind === "notification" && "method" in m && m.method === acp.methods.client.session.update) {
       const update = isRecord(m.params) ? m.params.update : undefined;
       if (isRecord(update) && typeof update.sessionUpdate === "string") {
+        if (this.replaying && HISTORY_UPDATE_KINDS.has(update.sessionUpdate)) {
+          this.replayedDropped++;
+          this.lastReplayAt = Date.now();
+          return "drop";
+        }
         this.emit({ t: "session.update", sessionId: this.sessionId, update: update as DaemonUpdate });
         this.applyConfig(this.config && configAfterUpdate(this.config, update));
       } else {
@@ -290,10 +324,29 @@ export class AgentSession {
     return this.conn;
   }
 
+  /** Resolves once no replayed update has arrived for `replayQuietMs` (bounded by `replaySettleMaxMs`). */
+  private async replaySettled(): Promise<void> {
+    const { replayQuietMs, replaySettleMaxMs } = this.deps.timeouts;
+    const start = Date.now();
+    this.lastReplayAt = Math.max(this.lastReplayAt, start);
+    while (this.live && Date.now() - start < replaySettleMaxMs) {
+      const quietFor = Date.now() - this.lastReplayAt;
+      if (quietFor >= replayQuietMs) return;
+      await delay(replayQuietMs - quietFor);
+    }
+  }
+
+  private endReplay(): void {
+    if (!this.replaying) return;
+    this.replaying = false;
+    this.deps.log.info(`session ${this.sessionId}: ${this.replayedDropped} replayed history updates not relayed`);
+  }
+
   prompt(turnId: string, blocks: PromptBlock[]): void {
     const conn = this.readyConn("prompt");
     if (!conn) return;
     if (this.turn) return this.commandFailed("prompt", `a turn is already running (${this.turn.turnId})`);
+    this.endReplay();
     const turn: Turn = { turnId, cancelTimer: null };
     this.turn = turn;
     this.emit({ t: "turn.started", sessionId: this.sessionId, turnId });

@@ -6,6 +6,7 @@ import { DaemonEvent, type MachineCommand } from "../../shared/tunnel-protocol";
 import { AGENT_PRESETS, demoLaunch, type ResolvedAgent } from "../../daemon/src/agent-presets";
 import { createSessionHost, type SessionHost } from "../../daemon/src/session-host";
 import type { SessionTimeouts } from "../../daemon/src/agent-session";
+import type { Logger } from "../../daemon/src/log";
 
 export type Recorder = {
   events: DaemonEvent[];
@@ -65,7 +66,7 @@ export type HostFixture = {
   close(): Promise<void>;
 };
 
-export function makeHostFixture(opts: { env?: Record<string, string>; timeouts?: Partial<SessionTimeouts> } = {}): HostFixture {
+export function makeHostFixture(opts: { env?: Record<string, string>; timeouts?: Partial<SessionTimeouts>; log?: Logger } = {}): HostFixture {
   const root = tmpDir("baton-root-");
   const stateDir = tmpDir("baton-demo-state-");
   const rec = makeRecorder();
@@ -74,6 +75,7 @@ export function makeHostFixture(opts: { env?: Record<string, string>; timeouts?:
     roots: [root],
     emit: (e) => rec.push(e),
     timeouts: opts.timeouts,
+    log: opts.log,
   });
   const send = (cmd: MachineCommand) => host.handle(cmd);
   return {

@@ -67,15 +67,23 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
     const sessionId = await createSession(stack.url);
     const v = await new NodeViewer(stack.url, sessionId).open();
     await waitFor(() => v.status() === "idle", "session ready");
+    await v.op({ op: "message.send", id: "k0", blocks: text("before the crash") });
+    await waitFor(() => v.ofKind("session_status").some((s) => s.state === "idle" && s.stopReason === "end_turn"), "first turn end");
     await v.op({ op: "message.send", id: "k1", blocks: text("sleep 40") });
     await v.op({ op: "message.send", id: "k2", blocks: text("after restart") });
+    await waitFor(() => v.agentText().includes("⏳ 1/40"), "long turn running");
     const t0 = Date.now();
     await stack.restartDaemon("SIGKILL");
     await waitFor(() => v.ofKind("turn_error").some((e) => e.code === "AGENT_RESTARTED"), "restart reported", 30_000);
     await waitFor(() => v.agentText().includes("after restart"), "queued prompt ran on the new daemon", 30_000);
     const ms = Date.now() - t0;
     expect(v.ofKind("notice").some((n) => n.level === "info" && /resumed/.test(n.text))).toBe(true);
-    expect(v.ofKind("user_message").map((m) => m.id)).toEqual(["k1", "k2"]);
+    expect(v.ofKind("user_message").map((m) => m.id)).toEqual(["k0", "k1", "k2"]);
+    // session/load replays the agent's history to the daemon; the room already has it, so none of it reappears.
+    expect(v.agentText().split("before the crash").length - 1).toBe(1);
+    const late = await new NodeViewer(stack.url, sessionId).open();
+    expect(late.agentText()).toBe(v.agentText());
+    late.close();
     figure("daemon SIGKILL mid-turn, agent with session/load (real stack)", "1 restart", "turn reported lost, session resumed, queued prompt ran once", ms);
     v.close();
   });
