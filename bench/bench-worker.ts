@@ -9,8 +9,9 @@
  * by default no validation, no SQLite, no cursor, no turn logic. `mode` adds pieces back one at a
  * time so the bench can say what the gap is made of:
  * - `zod`: the Machine's DaemonFrame validation of every tunnel frame;
- * - `durable`: + an SQLite append per event and a cursor write per batch in the room (so the output
- *   gate holds the frames and the RPC's return, hence the ack, until they commit).
+ * - `commit`: + a cursor write per batch in the room, so the output gate holds the frames and the RPC's
+ *   return (hence the ack) until it commits — one commit per cycle, nothing else stored;
+ * - `durable`: + the batch's events as one log row, as the room writes a run.
  */
 import { DurableObject } from "cloudflare:workers";
 import { DaemonFrame } from "../shared/tunnel-protocol";
@@ -19,7 +20,7 @@ import type { Env } from "../worker/env";
 
 export { Machine, SessionRoom } from "../worker/index";
 
-export const BareMode = { plain: "plain", zod: "zod", durable: "durable" } as const;
+export const BareMode = { plain: "plain", zod: "zod", commit: "commit", durable: "durable" } as const;
 export type BareMode = (typeof BareMode)[keyof typeof BareMode];
 
 type BenchEnv = Env & {
@@ -61,7 +62,7 @@ export class BareMachine extends DurableObject<BenchEnv> {
           else bySession.set(f.event.sessionId, [f]);
         }
         await Promise.all(
-          [...bySession].map(([sid, g]) => this.env.BARE_ROOM.get(this.env.BARE_ROOM.idFromName(sid)).relay(g, mode === BareMode.durable)),
+          [...bySession].map(([sid, g]) => this.env.BARE_ROOM.get(this.env.BARE_ROOM.idFromName(sid)).relay(g, mode)),
         );
         const last = batch[batch.length - 1]!.n;
         ws.send(JSON.stringify({ type: "ack", n: last }));
@@ -88,16 +89,19 @@ export class BareRoom extends DurableObject<BenchEnv> {
   }
 
   /** One viewer frame per batch, serialised once, the same string to every socket. */
-  async relay(batch: Numbered[], durable: boolean): Promise<void> {
+  async relay(batch: Numbered[], mode: BareMode): Promise<void> {
     const sql = this.ctx.storage.sql;
     const frames: string[] = [];
+    const bodies: string[] = [];
+    const first = this.seq + 1;
     for (const { event } of batch) {
       const body = JSON.stringify({ kind: "acp", update: event.update });
-      const seq = ++this.seq;
-      if (durable) sql.exec("INSERT INTO events (seq, body) VALUES (?, ?)", seq, body);
-      frames.push(`{"type":"event","seq":${seq},"event":${body}}`);
+      bodies.push(body);
+      frames.push(`{"type":"event","seq":${++this.seq},"event":${body}}`);
     }
-    if (durable) sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('cursor', ?)", String(batch[batch.length - 1]!.n));
+    if (mode === BareMode.durable) sql.exec("INSERT INTO events (seq, body) VALUES (?, ?)", first, `[${bodies.join(",")}]`);
+    if (mode === BareMode.commit || mode === BareMode.durable)
+      sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('cursor', ?)", String(batch[batch.length - 1]!.n));
     const text = frames.length === 1 ? frames[0]! : `{"type":"batch","frames":[${frames.join(",")}]}`;
     for (const ws of this.ctx.getWebSockets()) ws.send(text);
   }

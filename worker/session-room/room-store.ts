@@ -9,10 +9,10 @@ import type { AgentConfig } from "../../shared/tunnel-protocol";
 import type { Author, PermissionOption, QueueEntry, SendAck, SessionEvent } from "../../shared/viewer-protocol";
 import { makeMetaTable, migrate } from "../sql-migrations";
 
-/** Log rows per INSERT when a run is written at once: 4 bound values each stays within 100 per statement. */
-const LOG_INSERT_ROWS = 25;
+/** `kind` of a log row holding a run of events (seq … last) as one JSON array body. */
+const RUN_KIND = "run";
 
-const MIGRATIONS = [
+export const ROOM_MIGRATIONS = [
   `CREATE TABLE events (seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, body TEXT NOT NULL, at INTEGER NOT NULL);
    CREATE TABLE queue (id TEXT PRIMARY KEY, pos INTEGER NOT NULL, blocks TEXT NOT NULL, author TEXT NOT NULL,
                        created_at INTEGER NOT NULL, state TEXT NOT NULL);
@@ -20,6 +20,9 @@ const MIGRATIONS = [
    CREATE TABLE settled (id TEXT PRIMARY KEY, ord INTEGER NOT NULL, fate TEXT NOT NULL, ack TEXT NOT NULL, at INTEGER NOT NULL);
    CREATE INDEX settled_ord ON settled(ord);
    CREATE TABLE permissions (request_id TEXT PRIMARY KEY, tool_call TEXT NOT NULL, options TEXT NOT NULL, resolved INTEGER NOT NULL DEFAULT 0);`,
+  // A row holds one event (last NULL) or a run of events seq … last (kind 'run', body a JSON array of them):
+  // a run is written as one row, so the bytes and B-tree work per event are what the text needs.
+  `ALTER TABLE events ADD COLUMN last INTEGER;`,
 ];
 
 /** What happened to a client message id — answers retries and queue ops on entries that already left. */
@@ -51,7 +54,7 @@ export type PendingPermission = { requestId: string; toolCall: Record<string, un
 export class RoomStore {
   private readonly meta: ReturnType<typeof makeMetaTable>;
   constructor(private readonly sql: SqlStorage) {
-    migrate(sql, MIGRATIONS);
+    migrate(sql, ROOM_MIGRATIONS);
     this.meta = makeMetaTable(sql);
   }
 
@@ -81,51 +84,75 @@ export class RoomStore {
   // ---------------------------------------------------------------- log
   /** Highest seq written or buffered; null until first needed (rebuilt from SQLite after eviction). */
   private head: number | null = null;
-  /** Appends buffered during a run (see beginRun), written by endRun in multi-row statements. */
-  private buffered: [seq: number, kind: string, body: string, at: number][] | null = null;
+  /** Appends buffered during a run (see beginRun), written by endRun as one row. */
+  private buffered: { first: number; bodies: string[]; kind: string; at: number } | null = null;
+  private inRun = false;
 
   /**
-   * Appends an event already serialised as `body`; returns its seq. During a run the row is buffered
+   * Appends an event already serialised as `body`; returns its seq. During a run the event is buffered
    * and written by endRun in the same synchronous step, so it commits with the run's other writes.
    */
   append(kind: SessionEvent["kind"], body: string, at = Date.now()): number {
     const seq = this.headSeq() + 1;
     this.head = seq;
-    if (this.buffered) this.buffered.push([seq, kind, body, at]);
-    else this.sql.exec("INSERT INTO events (seq, kind, body, at) VALUES (?, ?, ?, ?)", seq, kind, body, at);
+    if (!this.inRun) this.sql.exec("INSERT INTO events (seq, kind, body, at) VALUES (?, ?, ?, ?)", seq, kind, body, at);
+    else if (this.buffered) this.buffered.bodies.push(body);
+    else this.buffered = { first: seq, bodies: [body], kind, at };
     return seq;
   }
   /** Starts buffering appends; endRun must follow before any await. */
   beginRun(): void {
-    this.buffered ??= [];
+    this.inRun = true;
   }
-  /** Writes the run's appends, LOG_INSERT_ROWS per statement (one statement per event cost ~30 µs). */
+  /** Writes the run's appends: one event as a plain row, several as one run row (was: a row per event). */
   endRun(): void {
-    const rows = this.buffered;
+    const run = this.buffered;
+    this.inRun = false;
     this.buffered = null;
-    if (!rows?.length) return;
-    for (let i = 0; i < rows.length; i += LOG_INSERT_ROWS) {
-      const chunk = rows.slice(i, i + LOG_INSERT_ROWS);
-      this.sql.exec(`INSERT INTO events (seq, kind, body, at) VALUES ${chunk.map(() => "(?, ?, ?, ?)").join(", ")}`, ...chunk.flat());
-    }
+    if (!run) return;
+    const n = run.bodies.length;
+    if (n === 1) this.sql.exec("INSERT INTO events (seq, kind, body, at) VALUES (?, ?, ?, ?)", run.first, run.kind, run.bodies[0]!, run.at);
+    else
+      this.sql.exec(
+        "INSERT INTO events (seq, last, kind, body, at) VALUES (?, ?, ?, ?, ?)",
+        run.first,
+        run.first + n - 1,
+        RUN_KIND,
+        `[${run.bodies.join(",")}]`,
+        run.at,
+      );
   }
   headSeq(): number {
-    this.head ??= this.sql.exec<{ s: number | null }>("SELECT MAX(seq) AS s FROM events").one().s ?? 0;
+    this.head ??= (() => {
+      const top = this.sql.exec<{ seq: number; last: number | null }>("SELECT seq, last FROM events ORDER BY seq DESC LIMIT 1").toArray()[0];
+      return top ? (top.last ?? top.seq) : 0;
+    })();
     return this.head;
   }
+  /** Events with seq > after, in order (at most `limit`). */
   eventsAfter(after: number, limit = Number.MAX_SAFE_INTEGER): StoredEvent[] {
-    return this.sql
-      .exec<{ seq: number; body: string }>("SELECT seq, body FROM events WHERE seq > ? ORDER BY seq LIMIT ?", after, limit)
-      .toArray()
-      .map((r) => ({ seq: r.seq, event: JSON.parse(r.body) as SessionEvent }));
-  }
-  countAfter(after: number): number {
-    return this.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM events WHERE seq > ?", after).one().c;
+    // The row holding after + 1 may be a run that starts at or before it: start from that row.
+    const from = this.sql.exec<{ s: number | null }>("SELECT MAX(seq) AS s FROM events WHERE seq <= ?", after + 1).one().s ?? 0;
+    const out: StoredEvent[] = [];
+    for (const e of this.rows("SELECT seq, last, body FROM events WHERE seq >= ? ORDER BY seq", from)) {
+      if (e.seq <= after) continue;
+      if (out.length >= limit) break;
+      out.push(e);
+    }
+    return out;
   }
   /** Iterates the whole log in seq order without materialising every row at once. */
-  *allEvents(): Generator<StoredEvent> {
-    const cursor = this.sql.exec<{ seq: number; body: string }>("SELECT seq, body FROM events ORDER BY seq");
-    for (const r of cursor) yield { seq: r.seq, event: JSON.parse(r.body) as SessionEvent };
+  allEvents(): Generator<StoredEvent> {
+    return this.rows("SELECT seq, last, body FROM events ORDER BY seq");
+  }
+  private *rows(query: string, ...bindings: unknown[]): Generator<StoredEvent> {
+    for (const r of this.sql.exec<{ seq: number; last: number | null; body: string }>(query, ...bindings)) {
+      if (r.last === null) yield { seq: r.seq, event: JSON.parse(r.body) as SessionEvent };
+      else {
+        const events = JSON.parse(r.body) as SessionEvent[];
+        for (let i = 0; i < events.length; i++) yield { seq: r.seq + i, event: events[i]! };
+      }
+    }
   }
 
   // ---------------------------------------------------------------- queue
