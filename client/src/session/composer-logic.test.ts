@@ -71,6 +71,31 @@ describe("composer logic", () => {
     expect(specs[1]!.label).toBe("Thinking");
   });
 
+  it("selectors: the legacy model / mode APIs fill in where no config option of that category exists", () => {
+    const specs = selectorsFor({
+      ...base,
+      modes: { currentModeId: "plan", availableModes: [{ id: "default", name: "Default" }] },
+      models: { currentModelId: "pro", availableModels: [{ modelId: "pro", name: "Pro" }, { modelId: "flash", name: "Flash" }] },
+    });
+    expect(specs.map((s) => [s.testId, s.label, s.value, s.write.op])).toEqual([
+      ["model-select", "Model", "pro", "model.set"],
+      ["mode-select", "Mode", "plan", "mode.set"],
+    ]);
+    expect(specs[0]!.options).toEqual([
+      { value: "pro", name: "Pro", group: null },
+      { value: "flash", name: "Flash", group: null },
+    ]);
+    // The current mode is not in the advertised list: kept, so the select shows what the agent runs.
+    expect(specs[1]!.options.map((o) => o.value)).toEqual(["plan", "default"]);
+    // A config option of category mode wins over the legacy list.
+    const withOption = selectorsFor({
+      ...base,
+      modes: { currentModeId: "plan", availableModes: [{ id: "default", name: "Default" }] },
+      configOptions: [{ id: "m", name: "Mode", category: "mode", type: "select", currentValue: "a", options: [{ value: "a", name: "A" }] }],
+    });
+    expect(withOption.map((s) => s.write)).toEqual([{ op: "config.set", configId: "m" }]);
+  });
+
   it("selectors: nothing advertised → nothing; empty legacy lists → nothing", () => {
     expect(selectorsFor(null)).toEqual([]);
     expect(selectorsFor({ ...base, modes: { currentModeId: "x", availableModes: [] }, models: { currentModelId: "m", availableModels: [] } })).toEqual([]);

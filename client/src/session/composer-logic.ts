@@ -99,6 +99,24 @@ function withCurrent(options: SelectOption[], value: string): SelectOption[] {
  * Only the selectors the agent advertised: config options of category model / mode / thought_level;
  * the legacy `models` / `modes` fill in where no such option exists.
  */
+/** A select for the legacy model / mode API (agents without a config option of that category). */
+function legacySelect(
+  testId: SelectSpec["testId"],
+  label: string,
+  value: string,
+  items: { value: string; name: string }[],
+  op: "model.set" | "mode.set",
+): SelectSpec {
+  return {
+    testId,
+    label,
+    description: label,
+    value,
+    options: withCurrent(items.map((m) => ({ ...m, group: null })), value),
+    write: { op },
+  };
+}
+
 export function selectorsFor(config: ConfigState | null | undefined): SelectSpec[] {
   if (!config) return [];
   const out: SelectSpec[] = [];
@@ -118,31 +136,15 @@ export function selectorsFor(config: ConfigState | null | undefined): SelectSpec
   const model = byCategory("model");
   if (model) out.push(fromOption(model, "model-select", "Model"));
   else if (config.models && config.models.availableModels.length)
-    out.push({
-      testId: "model-select",
-      label: "Model",
-      description: "Model",
-      value: config.models.currentModelId,
-      options: withCurrent(
-        config.models.availableModels.map((m) => ({ value: m.modelId, name: m.name, group: null })),
-        config.models.currentModelId,
-      ),
-      write: { op: "model.set" },
-    });
+    out.push(
+      legacySelect("model-select", "Model", config.models.currentModelId, config.models.availableModels.map((m) => ({ value: m.modelId, name: m.name })), "model.set"),
+    );
   const mode = byCategory("mode");
   if (mode) out.push(fromOption(mode, "mode-select", "Mode"));
   else if (config.modes && config.modes.availableModes.length)
-    out.push({
-      testId: "mode-select",
-      label: "Mode",
-      description: "Mode",
-      value: config.modes.currentModeId,
-      options: withCurrent(
-        config.modes.availableModes.map((m) => ({ value: m.id, name: m.name, group: null })),
-        config.modes.currentModeId,
-      ),
-      write: { op: "mode.set" },
-    });
+    out.push(
+      legacySelect("mode-select", "Mode", config.modes.currentModeId, config.modes.availableModes.map((m) => ({ value: m.id, name: m.name })), "mode.set"),
+    );
   const effort = byCategory("thought_level");
   if (effort) {
     const name = typeof effort.name === "string" ? effort.name : "";
