@@ -6,7 +6,7 @@
  * (PerformanceObserver "longtask") and dropped frames (requestAnimationFrame gaps), side by side with
  * the same stream into an empty transcript. Prints BENCH_ROW lines (see bench/run.mjs).
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
@@ -29,6 +29,8 @@ const STREAM_SECONDS = 6;
 const FRAME_MS = 1000 / 60;
 /** Snapshot pages like the room's (well under the 1 MiB message limit). */
 const PAGE_BYTES = 512 * 1024;
+/** Set to a file path to write a CPU profile of the 5k-row load there (unminified build), for finding hot spots. */
+const PROFILE_TO = process.env.BENCH_PROFILE;
 
 const AUTHOR = { id: "u1", name: "Ada" };
 const MD = [
@@ -181,14 +183,22 @@ let dir = "";
 let browser: Browser;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "baton-render-bench-"));
+  // Vitest sets NODE_ENV=test, which makes Vite resolve the `development` export condition: Solid's
+  // dev build. Measure what `vite build` ships (NODE_ENV=production) instead.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = "production";
   await build({
     configFile: false,
     root: join(import.meta.dirname),
     plugins: [solid({ dev: false })],
     mode: "production",
     logLevel: "warn",
-    build: { outDir: dir, emptyOutDir: true },
+    build: { outDir: dir, emptyOutDir: true, minify: !PROFILE_TO },
+  }).finally(() => {
+    process.env.NODE_ENV = nodeEnv;
   });
+  if (readdirSync(join(dir, "assets")).some((f) => f.endsWith(".js") && readFileSync(join(dir, "assets", f), "utf8").includes("computations created outside")))
+    throw new Error("the bench page was built with Solid's development build");
   browser = await launch();
 }, 180_000);
 afterAll(async () => {
@@ -203,6 +213,12 @@ async function run(rows: number) {
   const context = await browser.newContext(DESKTOP);
   const page = await context.newPage();
   try {
+    const profiler = PROFILE_TO && rows ? await context.newCDPSession(page) : null;
+    if (profiler) {
+      await profiler.send("Profiler.enable");
+      await profiler.send("Profiler.setSamplingInterval", { interval: 200 });
+      await profiler.send("Profiler.start");
+    }
     const t0 = Date.now();
     await page.addInitScript(installRecorders);
     await page.goto(`${url}/`);
@@ -217,6 +233,7 @@ async function run(rows: number) {
     const rendered = await page.evaluate(() => document.querySelectorAll(".transcript > .row").length);
     const loadMs = Date.now() - t0;
     const load = await stopRecording(page);
+    if (profiler) writeFileSync(PROFILE_TO!, JSON.stringify((await profiler.send("Profiler.stop")).profile));
     await page.waitForTimeout(300);
     const cdp = await context.newCDPSession(page);
     const trace: TraceEvent[] = [];
@@ -247,7 +264,7 @@ it("client: 200 chunks/s into a 5k-row transcript vs into an empty one (Chromium
     figure: `client: ${CHUNKS_PER_SECOND} chunks/s into a ${ROWS.toLocaleString("en-US")}-row transcript (${full.rendered} rows in the DOM)`,
     measured:
       `main-thread CPU: longest task ${full.cpu.longestCpuMs} ms, busy ${full.cpu.busyPct}% (empty transcript: ${empty.cpu.longestCpuMs} ms, ${empty.cpu.busyPct}%); ` +
-      `wall clock on this loaded machine: longest task ${s.longest} ms, ${s.dropped}/${s.frames} frames dropped (empty: ${empty.stream.longest} ms, ${empty.stream.dropped}/${empty.stream.frames})`,
+      `wall clock: longest task ${s.longest} ms, ${s.dropped}/${s.frames} frames dropped (empty: ${empty.stream.longest} ms, ${empty.stream.dropped}/${empty.stream.frames})`,
     ratio: +(full.cpu.busyPct / Math.max(1, empty.cpu.busyPct)).toFixed(2),
     target: "no task > 50 ms",
     ok: full.cpu.longestCpuMs <= 50,

@@ -4,12 +4,12 @@
  */
 import { onCleanup } from "solid-js";
 import { createStore } from "solid-js/store";
-import { clearDropped, fold, type FoldState, initialSessionState } from "../../../shared/fold";
-import type { QueueEntry, ServerFrame } from "../../../shared/viewer-protocol";
+import { clearDropped, initialSessionState } from "../../../shared/fold";
+import type { QueueEntry } from "../../../shared/viewer-protocol";
 import type { OpReply } from "../connection/op-client";
 import type { SendOp } from "../connection/outbox";
 import { type ConnectionState, makeSessionSocket } from "../connection/session-socket";
-import { type FoldView, syncFold, viewOf } from "./store-sync";
+import { type FoldView, makeFoldSync, viewOf } from "./store-sync";
 
 export type SessionStoreState = FoldView & {
   connection: ConnectionState;
@@ -18,19 +18,18 @@ export type SessionStoreState = FoldView & {
 };
 
 export function createSessionStore(sessionId: string, hooks: { onOrphanReply?: (op: SendOp, reply: OpReply) => void } = {}) {
-  let current: FoldState = initialSessionState();
-  const [state, setState] = createStore<SessionStoreState>({ ...structuredClone(viewOf(current)), connection: "connecting", outbox: 0 });
-  const apply = (f: ServerFrame) => {
-    const next = fold(current, f);
-    const prev = current;
-    current = next;
-    syncFold(setState, prev, next);
-  };
+  const initial = initialSessionState();
+  const [state, setState] = createStore<SessionStoreState>({ ...structuredClone(viewOf(initial)), connection: "connecting", outbox: 0 });
+  const folded = makeFoldSync(setState, initial);
   const socket = makeSessionSocket({
     sessionId,
-    cursor: () => current.seq,
-    onFrame: apply,
-    onState: (s) => setState("connection", s),
+    cursor: () => folded.current.seq,
+    onFrame: (f) => folded.apply(f),
+    onState: (s) => {
+      // A replay cut off by a drop never gets its `ready`: show what was folded rather than hold it.
+      if (s !== "live") folded.settle();
+      setState("connection", s);
+    },
     onOutboxChange: (n) => setState("outbox", n),
     onOrphanReply: hooks.onOrphanReply,
   });
@@ -41,10 +40,8 @@ export function createSessionStore(sessionId: string, hooks: { onOrphanReply?: (
     socket,
     /** Takes the entries the last Stop dropped (for "Restore to draft") and clears the offer. */
     takeDropped(): QueueEntry[] {
-      const dropped = current.dropped;
-      const prev = current;
-      current = clearDropped(current);
-      syncFold(setState, prev, current);
+      const dropped = folded.current.dropped;
+      folded.update(clearDropped);
       return dropped;
     },
   };

@@ -3,7 +3,7 @@ import { createStore, unwrap } from "solid-js/store";
 import { describe, expect, it } from "vitest";
 import { fold, type FoldState, initialSessionState } from "../../../shared/fold";
 import type { ServerFrame, SessionEvent } from "../../../shared/viewer-protocol";
-import { type FoldView, syncFold, viewOf } from "./store-sync";
+import { type FoldView, makeFoldSync, syncFold, viewOf } from "./store-sync";
 
 const A = { id: "a", name: "Ann" };
 const echo = (id: string): SessionEvent => ({ kind: "user_message", id, blocks: [{ type: "text", text: id }], author: A, at: 1 });
@@ -65,5 +65,68 @@ describe("syncFold (fold → Solid store)", () => {
     h.apply({ type: "snapshot", seq: 10, events: [echo("new")] });
     expect(h.store.rows.map((r) => r.id)).toEqual(["user:new"]);
     expect(unwrap(h.store)).toEqual(viewOf(h.current()));
+  });
+});
+
+describe("makeFoldSync (a replay reaches the store once, at ready)", () => {
+  const viewer = { id: "a", name: "Ann", role: "owner" as const };
+  function gated() {
+    return createRoot(() => {
+      const initial = initialSessionState();
+      const [store, setStore] = createStore<FoldView>(structuredClone(viewOf(initial)));
+      let writes = 0;
+      const counted = ((...args: unknown[]) => {
+        writes++;
+        (setStore as unknown as (...a: unknown[]) => void)(...args);
+      }) as typeof setStore;
+      return { store, sync: makeFoldSync(counted, initial), writes: () => writes };
+    });
+  }
+
+  it("snapshot pages are folded but not shown until ready; then the store equals the fold", () => {
+    const { store, sync, writes } = gated();
+    sync.apply({ type: "welcome", sessionId: "s", viewer, headSeq: 3 });
+    sync.apply({ type: "snapshot", seq: 0, events: [echo("m1"), chunk("Hel")] });
+    sync.apply({ type: "snapshot", seq: 3, append: true, events: [chunk("lo"), echo("m2")] });
+    expect(sync.replaying).toBe(true);
+    expect(writes()).toBe(0);
+    expect(store.rows).toHaveLength(0);
+    expect(sync.current.rows.map((r) => r.kind)).toEqual(["user", "agent", "user"]);
+    sync.apply({ type: "ready", seq: 3 });
+    expect(sync.replaying).toBe(false);
+    expect(unwrap(store)).toEqual(viewOf(sync.current));
+    expect(store.ready).toBe(true);
+    // Live frames after ready show at once.
+    sync.apply({ type: "event", seq: 4, event: chunk("!") });
+    expect(store.rows.at(-1)).toMatchObject({ kind: "agent", text: "!" });
+    expect(unwrap(store)).toEqual(viewOf(sync.current));
+  });
+
+  it("a reconnect's replay keeps showing the old state until its ready (no flash of an empty session)", () => {
+    const { store, sync } = gated();
+    sync.apply({ type: "welcome", sessionId: "s", viewer, headSeq: 1 });
+    sync.apply({ type: "snapshot", seq: 1, events: [echo("m1")] });
+    sync.apply({ type: "ready", seq: 1 });
+    sync.apply({ type: "welcome", sessionId: "s", viewer, headSeq: 2 });
+    expect(store.ready).toBe(true);
+    expect(store.rows.map((r) => r.id)).toEqual(["user:m1"]);
+    sync.apply({ type: "event", seq: 2, event: echo("m2") });
+    expect(store.rows).toHaveLength(1);
+    sync.apply({ type: "ready", seq: 2 });
+    expect(store.rows.map((r) => r.id)).toEqual(["user:m1", "user:m2"]);
+  });
+
+  it("a replay cut off before ready is shown on settle; local updates wait for the replay", () => {
+    const { store, sync } = gated();
+    sync.apply({ type: "welcome", sessionId: "s", viewer, headSeq: 2 });
+    sync.apply({ type: "snapshot", seq: 0, events: [echo("m1")] });
+    sync.update((s) => ({ ...s, dropped: [] }));
+    expect(store.rows).toHaveLength(0);
+    sync.settle();
+    expect(sync.replaying).toBe(false);
+    expect(unwrap(store)).toEqual(viewOf(sync.current));
+    expect(store.rows.map((r) => r.id)).toEqual(["user:m1"]);
+    sync.settle(); // nothing pending: a no-op
+    expect(unwrap(store)).toEqual(viewOf(sync.current));
   });
 });

@@ -5,7 +5,8 @@
  */
 import { batch } from "solid-js";
 import { reconcile, type SetStoreFunction } from "solid-js/store";
-import type { FoldState, Row } from "../../../shared/fold";
+import { fold, type FoldState, type Row } from "../../../shared/fold";
+import type { ServerFrame } from "../../../shared/viewer-protocol";
 
 /** What the view reads: the fold state minus its internal bookkeeping. */
 export type FoldView = Omit<FoldState, "rowIndex" | "nextRow" | "open">;
@@ -43,4 +44,47 @@ function syncRows(set: (...args: unknown[]) => void, prev: Row[], next: Row[]): 
     // A shallow copy on append: the store never aliases a fold row it may later reconcile into.
     set("rows", i, i < prev.length ? reconcile(next[i]!, { key: "id" }) : { ...next[i]! });
   }
+}
+
+/**
+ * Folds server frames and mirrors the result into a Solid store. Between `welcome` and `ready` frames
+ * are folded but not shown: a join replays snapshot pages and a tail, and rendering each page would
+ * mount the transcript window once per page only to replace it with the next. The fold is pure, so
+ * diffing the store once at `ready` gives the same store. `settle` shows a replay cut off early.
+ */
+export function makeFoldSync<T extends FoldView>(setStore: SetStoreFunction<T>, initial: FoldState) {
+  let current = initial;
+  /** What the store shows; behind `current` only while a replay is being folded. */
+  let shown = initial;
+  let replaying = false;
+  const show = () => {
+    const prev = shown;
+    shown = current;
+    syncFold(setStore, prev, current);
+  };
+  return {
+    get current(): FoldState {
+      return current;
+    },
+    get replaying(): boolean {
+      return replaying;
+    },
+    apply(f: ServerFrame): void {
+      current = fold(current, f);
+      if (f.type === "welcome") replaying = true;
+      else if (f.type === "ready") replaying = false;
+      if (!replaying) show();
+    },
+    /** A local change (not a server frame), shown with everything folded so far unless a replay runs. */
+    update(change: (s: FoldState) => FoldState): void {
+      current = change(current);
+      if (!replaying) show();
+    },
+    /** The replay will not finish on this connection (it dropped): show what was folded. */
+    settle(): void {
+      if (!replaying) return;
+      replaying = false;
+      show();
+    },
+  };
 }

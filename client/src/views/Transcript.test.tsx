@@ -1,4 +1,5 @@
 import { fireEvent, render, screen, waitFor } from "@solidjs/testing-library";
+import { createSignal } from "solid-js";
 import { describe, expect, it, vi } from "vitest";
 import { fold, initialSessionState, type Row } from "../../../shared/fold";
 import type { ServerFrame, SessionEvent } from "../../../shared/viewer-protocol";
@@ -16,6 +17,16 @@ describe("Transcript", () => {
     render(() => <Transcript rows={[]} canAct={false} onPermission={() => {}} />);
     expect(screen.queryByText(/Say hello/)).toBeNull();
     expect(screen.getByText(/read-only/)).toBeInTheDocument();
+  });
+
+  it("while the replay loads, an empty transcript says it is loading, not that the session is empty", () => {
+    const [loading, setLoading] = createSignal(true);
+    render(() => <Transcript rows={[]} canAct loading={loading()} onPermission={() => {}} />);
+    expect(screen.getByTestId("transcript-loading")).toHaveTextContent("Loading the session");
+    expect(screen.queryByText("No messages yet")).toBeNull();
+    setLoading(false);
+    expect(screen.queryByTestId("transcript-loading")).toBeNull();
+    expect(screen.getByText("No messages yet")).toBeInTheDocument();
   });
 
   it("a message delivered by steering says so on its row (through the real fold)", () => {

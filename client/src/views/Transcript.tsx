@@ -10,6 +10,8 @@ type Props = {
   /** The agent is working and has not produced the row we would show yet. */
   working?: boolean;
   empty?: string;
+  /** The session's replay has not finished yet: an empty transcript is not known to be empty. */
+  loading?: boolean;
   onPermission: (requestId: string, optionId: string) => void;
   /**
    * The reader is at the bottom (stick-to-bottom). Then the rendered window slides with new rows;
@@ -23,7 +25,9 @@ type Props = {
  * scrolls up. A 5,000-row session then costs what ~a screenful costs, on load and while text streams
  * (bench/RESULTS.md: layout of every row on each streamed chunk dropped most frames).
  */
-export const WINDOW_ROWS = 120;
+export const WINDOW_ROWS = 60;
+/** Older rows mounted per step as the reader scrolls up: a few screens, one short task (not a whole window). */
+export const EARLIER_PAGE_ROWS = 40;
 
 /** The first row index to render: the last `shown` rows (all when fewer). */
 export function windowStart(total: number, shown: number): number {
@@ -64,7 +68,7 @@ export function Transcript(props: Props) {
     const scroller = sentinel ? scrollParent(sentinel) : null;
     const top = scroller?.scrollTop ?? 0;
     const before = scroller?.scrollHeight ?? 0;
-    setShown((s) => s + WINDOW_ROWS);
+    setShown((s) => s + EARLIER_PAGE_ROWS);
     if (!scroller) return;
     const grown = scroller.scrollHeight - before;
     // Browsers with scroll anchoring have already kept the view in place; Safari has not.
@@ -86,7 +90,12 @@ export function Transcript(props: Props) {
           </button>
         </Show>
       </div>
-      <Show when={props.rows.length === 0 && !props.working}>
+      <Show when={props.rows.length === 0 && props.loading}>
+        <div class="transcript-empty" role="status" data-testid="transcript-loading">
+          <p class="empty-sub">Loading the session…</p>
+        </div>
+      </Show>
+      <Show when={props.rows.length === 0 && !props.working && !props.loading}>
         <div class="transcript-empty">
           <p class="empty-title">No messages yet</p>
           <p class="empty-sub">{props.empty ??

@@ -2,7 +2,7 @@ import { fireEvent, render, screen } from "@solidjs/testing-library";
 import { createSignal } from "solid-js";
 import { describe, expect, it } from "vitest";
 import type { Row } from "../../../shared/fold";
-import { Transcript, WINDOW_ROWS, windowStart } from "./Transcript";
+import { EARLIER_PAGE_ROWS, Transcript, WINDOW_ROWS, windowStart } from "./Transcript";
 
 const notice = (i: number): Row => ({ kind: "notice", id: `n${i}`, level: "info", text: `note ${i}` });
 const rowsUpTo = (n: number) => Array.from({ length: n }, (_, i) => notice(i));
@@ -21,8 +21,8 @@ describe("Transcript window (long sessions mount only their end)", () => {
     const more = screen.getByTestId("show-earlier");
     expect(more).toHaveTextContent(`(${500 - WINDOW_ROWS})`);
     fireEvent.click(more);
-    expect(rendered()).toHaveLength(2 * WINDOW_ROWS);
-    expect(rendered()[0]).toBe(`note ${500 - 2 * WINDOW_ROWS}`);
+    expect(rendered()).toHaveLength(WINDOW_ROWS + EARLIER_PAGE_ROWS);
+    expect(rendered()[0]).toBe(`note ${500 - WINDOW_ROWS - EARLIER_PAGE_ROWS}`);
   });
 
   it("a short transcript renders whole, without the button", () => {
