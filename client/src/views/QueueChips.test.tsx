@@ -87,6 +87,34 @@ describe("QueueChips", () => {
     await waitFor(() => expect(document.activeElement?.getAttribute("data-entry-id")).toBe("b"));
   });
 
+  it("keyboard focus survives the room's queue_state landing after the ack (e.g. held by a replay)", async () => {
+    const [entries, setEntries] = createSignal([entry("a", "one"), entry("b", "two"), entry("c", "three")]);
+    // The ack resolves first: the optimistic order is dropped and the old order shows again…
+    const onMove = vi.fn(async () => {});
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    render(() => <QueueChips entries={entries()} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={onMove} {...more} />);
+    const c = screen.getAllByTestId("queue-chip")[2]!;
+    c.focus();
+    fireEvent.keyDown(c, { key: "ArrowUp", altKey: true });
+    await settle();
+    // …then the broadcast order arrives and the list re-renders around the focused chip.
+    setEntries((l) => [l[0]!, l[2]!, l[1]!]);
+    await waitFor(() => expect(screen.getAllByTestId("queue-chip").map((x) => x.dataset["entryId"])).toEqual(["a", "c", "b"]));
+    await waitFor(() => expect(document.activeElement?.getAttribute("data-entry-id")).toBe("c"));
+    // A second Alt+↑ on the focused chip moves it again.
+    fireEvent.keyDown(document.activeElement!, { key: "ArrowUp", altKey: true });
+    expect(onMove).toHaveBeenLastCalledWith("c", "a");
+    // Focusing something else ends it: a later re-render does not pull focus back.
+    await settle();
+    const other = document.createElement("input");
+    document.body.append(other);
+    other.focus();
+    setEntries((l) => [l[1]!, l[0]!, l[2]!]);
+    await settle();
+    expect(document.activeElement).toBe(other);
+    other.remove();
+  });
+
   it("a grip drag (touch or mouse pointer) moves an entry; the others slide to open the gap", () => {
     const onMove = vi.fn(() => new Promise<void>(() => {}));
     render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two"), entry("c", "three")]} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={onMove} {...more} />);

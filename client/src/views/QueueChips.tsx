@@ -7,7 +7,7 @@ import GripVertical from "lucide-solid/icons/grip-vertical";
 import Pencil from "lucide-solid/icons/pencil";
 import RotateCw from "lucide-solid/icons/rotate-cw";
 import X from "lucide-solid/icons/x";
-import { batch, createEffect, createMemo, createSignal, For, onMount, Show } from "solid-js";
+import { batch, createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show } from "solid-js";
 import { createDismiss } from "../lib/create-dismiss";
 import { promptPreview } from "../../../shared/blocks";
 import type { QueueEntry, SteerOutcome } from "../../../shared/viewer-protocol";
@@ -73,13 +73,28 @@ export function QueueChips(props: Props) {
   const chipEls = () => Array.from(list?.querySelectorAll<HTMLElement>("[data-entry-id]") ?? []);
   const chipEl = (id: string) => chipEls().find((el) => el.dataset["entryId"] === id) ?? null;
 
+  // A chip moved from the keyboard loses focus whenever the list re-renders around it — the optimistic
+  // order, the room's queue_state, the ack — in whichever order they land (a reconnect's replay can
+  // hold the queue_state until after the ack). It keeps focus through every one of them until the
+  // reader focuses something else.
+  let keepFocus: string | null = null;
+  const restoreFocus = () => {
+    const el = keepFocus ? chipEl(keepFocus) : null;
+    if (el && (document.activeElement === document.body || document.activeElement === null)) el.focus();
+  };
+  createEffect(on(shown, () => keepFocus && queueMicrotask(restoreFocus), { defer: true }));
+  const onFocusIn = (ev: FocusEvent) => {
+    if (keepFocus && !(ev.target instanceof HTMLElement && ev.target.dataset["entryId"] === keepFocus)) keepFocus = null;
+  };
+  document.addEventListener("focusin", onFocusIn);
+  onCleanup(() => document.removeEventListener("focusin", onFocusIn));
+
   const move = (id: string, before: string | null, refocus: boolean) => {
+    if (refocus) keepFocus = id;
     setPending(applyMove(ids(), id, before));
     void Promise.resolve(props.onMove(id, before)).finally(() => {
       setPending(null);
-      // A moved chip may lose focus as the list re-renders: give it back to keyboard users.
-      const el = chipEl(id);
-      if (refocus && el && (document.activeElement === document.body || document.activeElement === null)) el.focus();
+      restoreFocus();
     });
   };
   const step = (id: string, delta: -1 | 1, refocus: boolean) => {

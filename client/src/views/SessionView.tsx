@@ -160,7 +160,7 @@ function Session(props: { id: string }) {
             viewerId={state.viewer?.id}
             canAct={canAct()}
             working={state.turnActive && state.status === "active"}
-            loading={!state.ready}
+            loading={!state.ready && !notFound()}
             following={follow.following()}
             onPermission={(requestId, optionId) => void actions.respond(requestId, optionId)}
           />
