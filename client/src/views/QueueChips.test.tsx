@@ -87,6 +87,19 @@ describe("QueueChips", () => {
     await waitFor(() => expect(document.activeElement?.getAttribute("data-entry-id")).toBe("b"));
   });
 
+  it("keyboard focus is back on a moved chip at once, before the room answers", async () => {
+    const onMove = vi.fn(() => new Promise<void>(() => {}));
+    render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two"), entry("c", "three")]} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={onMove} {...more} />);
+    const c = screen.getAllByTestId("queue-chip")[2]!;
+    c.focus();
+    fireEvent.keyDown(c, { key: "ArrowUp", altKey: true });
+    expect(screen.getAllByTestId("queue-chip").map((x) => x.dataset["entryId"])).toEqual(["a", "c", "b"]);
+    await waitFor(() => expect(document.activeElement?.getAttribute("data-entry-id")).toBe("c"));
+    // So a second Alt+↑ right away (no answer yet) moves it again.
+    fireEvent.keyDown(document.activeElement!, { key: "ArrowUp", altKey: true });
+    expect(onMove).toHaveBeenLastCalledWith("c", "a");
+  });
+
   it("keyboard focus survives the room's queue_state landing after the ack (e.g. held by a replay)", async () => {
     const [entries, setEntries] = createSignal([entry("a", "one"), entry("b", "two"), entry("c", "three")]);
     // The ack resolves first: the optimistic order is dropped and the old order shows again…
