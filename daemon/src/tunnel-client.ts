@@ -269,7 +269,8 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
 
   function connect(): void {
     if (stopped) return;
-    setStatus("connecting");
+    // A slow retry after a rejected token stays "unauthorized" until a welcome proves the token good.
+    if (!authFailed) setStatus("connecting");
     welcomed = false;
     let socket: WebSocket;
     try {
