@@ -163,11 +163,11 @@ describe("tunnel client", () => {
     const { c, logs } = makeClient(srv.url, { authRetryMs: 300, onStatus: (s) => statuses.push(s) });
     client = c;
     c.start();
-    await srv.until(() => srv!.upgrades >= 1);
+    const t0 = Date.now();
+    await srv.until(() => srv!.upgrades >= 2);
     await new Promise((r) => setTimeout(r, 700));
-    // slow retries (~150–300 ms apart here), not a hot loop
-    expect(srv.upgrades).toBeGreaterThanOrEqual(2);
-    expect(srv.upgrades).toBeLessThanOrEqual(6);
+    // Slow retries (~150–300 ms apart here), not a hot loop: bounded by the time it had, however loaded.
+    expect(srv.upgrades).toBeLessThanOrEqual(2 + Math.ceil((Date.now() - t0) / 150));
     expect(c.status).toBe("unauthorized");
     // The slow retries do not flicker back to "connecting": it stays unauthorized until a welcome.
     expect(statuses.slice(statuses.indexOf("unauthorized"))).toEqual(["unauthorized"]);
