@@ -366,6 +366,22 @@ describe("fold: batch frames", () => {
     expect(again.seq).toBe(seq);
   });
 
+  it("closing a turn looks only at rows that may be open, including an old row a late update reopened", () => {
+    const tool = (status: string) => ev(acp({ sessionUpdate: "tool_call_update", toolCallId: "t1", title: "Run", status }));
+    let s = run([ev(echo("m1")), ev(active()), ev(acp({ sessionUpdate: "tool_call", toolCallId: "t1", title: "Run", status: "in_progress" })), ev(chunk("a")), ev(idle())]);
+    expect(s.openFrom).toBe(s.rows.length);
+    s = run([ev(echo("m2")), ev(active()), ev(chunk("b"))], s);
+    expect(s.openFrom).toBe(3); // the new turn's streaming text
+    // A late update for the first turn's tool while the second runs: live again, below the turn's rows.
+    s = run([tool("in_progress")], s);
+    expect(rowById(s, "tool:t1")).toMatchObject({ live: true });
+    expect(s.openFrom).toBe(1);
+    s = run([ev(idle())], s);
+    expect(rowById(s, "tool:t1")).toMatchObject({ live: false });
+    expect(s.rows.some((r) => (r.kind === "agent" && r.streaming) || (r.kind === "tool" && r.live))).toBe(false);
+    expect(s.openFrom).toBe(s.rows.length);
+  });
+
   it("folding a batch or snapshot never mutates the state it started from; untouched rows keep identity", () => {
     const before = run([ev(echo("m1")), ev(active()), ev(chunk("a", "x")), ev(idle()), ev(echo("m2")), ev(active())]);
     const rows = before.rows.slice();

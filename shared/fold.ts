@@ -110,6 +110,11 @@ export type FoldState = {
   title: string | null;
   /** Counter for rows without an agent-provided id. */
   nextRow: number;
+  /**
+   * No row below this index is streaming or live: closeTurn scans from here, not from row 0 (a scan of
+   * the whole transcript per turn made folding a long session's snapshot quadratic).
+   */
+  openFrom: number;
 };
 
 export function initialSessionState(): FoldState {
@@ -119,6 +124,7 @@ export function initialSessionState(): FoldState {
     ready: false,
     rows: [],
     rowIndex: {},
+    openFrom: 0,
     open: { agent: null, thought: null, plan: null },
     queue: [],
     dropped: [],
@@ -191,7 +197,7 @@ export function rowById(state: Pick<FoldState, "rows" | "rowIndex">, id: string)
 // ---------------------------------------------------------------- row helpers
 
 function resetTranscript(state: FoldState): FoldState {
-  return { ...state, rows: [], rowIndex: {}, open: NO_OPEN, nextRow: 0, usage: null, commands: [], title: null, stopReason: null };
+  return { ...state, rows: [], rowIndex: {}, openFrom: 0, open: NO_OPEN, nextRow: 0, usage: null, commands: [], title: null, stopReason: null };
 }
 
 /**
@@ -218,27 +224,38 @@ function ownRows(state: FoldState): { rows: Row[]; rowIndex: Record<string, numb
   return draft;
 }
 
+/** Text still streaming or a tool still running: what closeTurn ends. */
+function isOpenRow(r: Row): boolean {
+  return ((r.kind === "agent" || r.kind === "thought") && r.streaming) || (r.kind === "tool" && r.live);
+}
+/** `openFrom` after writing `row` at `index`. */
+function openFromAfter(state: FoldState, index: number, row: Row): number {
+  return isOpenRow(row) && index < state.openFrom ? index : state.openFrom;
+}
+
 function pushRow(state: FoldState, row: Row): FoldState {
   const existing = state.rowIndex[row.id];
   if (existing !== undefined) return replaceRow(state, existing, row);
+  const openFrom = openFromAfter(state, state.rows.length, row);
   const d = ownRows(state);
   if (d) {
     d.rowIndex[row.id] = d.rows.length;
     d.rows.push(row);
-    return { ...state, rows: d.rows, rowIndex: d.rowIndex };
+    return { ...state, rows: d.rows, rowIndex: d.rowIndex, openFrom };
   }
-  return { ...state, rows: [...state.rows, row], rowIndex: { ...state.rowIndex, [row.id]: state.rows.length } };
+  return { ...state, rows: [...state.rows, row], rowIndex: { ...state.rowIndex, [row.id]: state.rows.length }, openFrom };
 }
 
 function replaceRow(state: FoldState, index: number, row: Row): FoldState {
+  const openFrom = openFromAfter(state, index, row);
   const d = ownRows(state);
   if (d) {
     d.rows[index] = row;
-    return { ...state, rows: d.rows, rowIndex: d.rowIndex };
+    return { ...state, rows: d.rows, rowIndex: d.rowIndex, openFrom };
   }
   const rows = state.rows.slice();
   rows[index] = row;
-  return { ...state, rows };
+  return { ...state, rows, openFrom };
 }
 
 function updateRow<K extends RowKind>(state: FoldState, id: string, kind: K, fn: (r: Extract<Row, { kind: K }>) => Row): FoldState {
@@ -256,21 +273,23 @@ function localId(state: FoldState, prefix: string): [string, FoldState] {
 function closeTurn(state: FoldState): FoldState {
   let rows: Row[] | null = null;
   let rowIndex = state.rowIndex;
-  state.rows.forEach((r, i) => {
+  for (let i = state.openFrom; i < state.rows.length; i++) {
+    const r = state.rows[i]!;
     let next: Row | null = null;
     if ((r.kind === "agent" || r.kind === "thought") && r.streaming) next = { ...r, streaming: false };
     else if (r.kind === "tool" && r.live) next = { ...r, live: false };
-    if (!next) return;
+    if (!next) continue;
     if (!rows) {
       const d = ownRows(state);
       rows = d ? d.rows : state.rows.slice();
       if (d) rowIndex = d.rowIndex;
     }
     rows[i] = next;
-  });
+  }
   const open = state.open === NO_OPEN ? state.open : NO_OPEN;
-  if (!rows && open === state.open) return state;
-  return { ...state, rows: rows ?? state.rows, rowIndex, open };
+  const openFrom = state.rows.length;
+  if (!rows && open === state.open && openFrom === state.openFrom) return state;
+  return { ...state, rows: rows ?? state.rows, rowIndex, open, openFrom };
 }
 
 // ---------------------------------------------------------------- ACP content

@@ -58,6 +58,23 @@ describe("syncFold (fold → Solid store)", () => {
     expect(before.rows[1]).toMatchObject({ text: "a" });
   });
 
+  it("many rows appended at once (a replay) mirror exactly; earlier row proxies keep identity; no aliasing", () => {
+    const h = harness();
+    h.ev(echo("first"));
+    const first = h.store.rows[0];
+    const frames = Array.from({ length: 100 }, (_, i) => ({ type: "event" as const, seq: 100 + i, event: echo(`m${i}`) }));
+    h.apply({ type: "batch", frames });
+    expect(h.store.rows).toHaveLength(101);
+    expect(h.store.rows[0]).toBe(first);
+    expect(unwrap(h.store)).toEqual(viewOf(h.current()));
+    expect(unwrap(h.store).rows[50]).not.toBe(h.current().rows[50]);
+    // Streaming into the last appended row afterwards updates it in place.
+    h.apply({ type: "event", seq: 300, event: chunk("tail") });
+    h.apply({ type: "event", seq: 301, event: chunk("!") });
+    expect(h.store.rows.at(-1)).toMatchObject({ kind: "agent", text: "tail!" });
+    expect(unwrap(h.store)).toEqual(viewOf(h.current()));
+  });
+
   it("a snapshot reset replaces the rows wholesale", () => {
     const h = harness();
     h.ev(echo("old1"));
