@@ -95,10 +95,6 @@ function withCurrent(options: SelectOption[], value: string): SelectOption[] {
   return !value || options.some((o) => o.value === value) ? options : [{ value, name: value, group: null }, ...options];
 }
 
-/**
- * Only the selectors the agent advertised: config options of category model / mode / thought_level;
- * the legacy `models` / `modes` fill in where no such option exists.
- */
 /** A select for the legacy model / mode API (agents without a config option of that category). */
 function legacySelect(
   testId: SelectSpec["testId"],
@@ -117,6 +113,10 @@ function legacySelect(
   };
 }
 
+/**
+ * Only the selectors the agent advertised: config options of category model / mode / thought_level;
+ * the legacy `models` / `modes` fill in where no such option exists.
+ */
 export function selectorsFor(config: ConfigState | null | undefined): SelectSpec[] {
   if (!config) return [];
   const out: SelectSpec[] = [];
