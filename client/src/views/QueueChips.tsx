@@ -92,10 +92,8 @@ export function QueueChips(props: Props) {
   const move = (id: string, before: string | null, refocus: boolean) => {
     if (refocus) keepFocus = id;
     setPending(applyMove(ids(), id, before));
-    void Promise.resolve(props.onMove(id, before)).finally(() => {
-      setPending(null);
-      restoreFocus();
-    });
+    // Clearing `pending` re-renders the list, and the effect above gives focus back.
+    void Promise.resolve(props.onMove(id, before)).finally(() => setPending(null));
   };
   const step = (id: string, delta: -1 | 1, refocus: boolean) => {
     const t = moveTarget(ids(), id, delta);
