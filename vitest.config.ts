@@ -53,6 +53,8 @@ export default defineConfig({
                 TEST_MIGRATIONS: await readD1Migrations("migrations"),
                 // bench/run.mjs starts vitest with --inspect on this address (heap figures).
                 BENCH_INSPECTOR: process.env.BENCH_INSPECTOR ?? "",
+                // Where miniflare keeps the DOs' SQLite files this run (bench/run.mjs: "disk" or "tmpfs").
+                BENCH_STORAGE: process.env.BENCH_STORAGE ?? "",
               },
             },
           })),
