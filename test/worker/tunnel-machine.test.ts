@@ -1,8 +1,21 @@
 import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { SessionRoom } from "../../worker/session-room/session-room-do";
 import { figure } from "../figure";
 import { api, newSession, setupSession, TestDaemon, TestViewer, text, waitFor } from "./harness";
+
+type OnDaemonEvents = SessionRoom["onDaemonEvents"];
+/** Swaps SessionRoom's daemon-event entry point (the class is shared by every room in this isolate) for one test. */
+async function withRoomIngest<T>(wrap: (original: OnDaemonEvents) => OnDaemonEvents, body: () => Promise<T>): Promise<T> {
+  const original = SessionRoom.prototype.onDaemonEvents;
+  SessionRoom.prototype.onDaemonEvents = wrap(original);
+  try {
+    return await body();
+  } finally {
+    SessionRoom.prototype.onDaemonEvents = original;
+  }
+}
 
 const machine = (id: string) => env.MACHINE.get(env.MACHINE.idFromName(id));
 
@@ -50,6 +63,89 @@ describe("tunnel and Machine DO", () => {
     await new Promise((r) => setTimeout(r, 100));
     const texts = v.ofKind("acp").map((e) => (e.update as unknown as { content: { text: string } }).content.text);
     expect(texts.join("")).toBe(Array.from({ length: 40 }, (_, i) => `${i},`).join(""));
+  });
+
+  it("a room reset while taking events: the Machine calls it again on a fresh stub; nothing lost, nothing twice", async () => {
+    const { daemon, sessionId } = await setupSession();
+    const v = await TestViewer.open(sessionId);
+    const chunk = (i: number) => daemon.emit({ t: "session.update", sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${i},` } } });
+    let calls = 0;
+    await withRoomIngest(
+      (original) =>
+        function (this: SessionRoom, ...args) {
+          // The first call resets the room for real (the runtime's abort): the caller sees durableObjectReset.
+          if (calls++ === 0) (this as unknown as { ctx: DurableObjectState }).ctx.abort("reset while taking events");
+          return original.apply(this, args);
+        },
+      async () => {
+        for (let i = 0; i < 10; i++) chunk(i);
+        await daemon.settle();
+      },
+    );
+    expect(calls).toBeGreaterThanOrEqual(2);
+    // The reset dropped the viewer's socket too; it reconnects from its cursor.
+    await waitFor(() => v.ws.readyState !== WebSocket.OPEN, "viewer socket closed by the reset");
+    await v.connect(sessionId);
+    for (let i = 10; i < 15; i++) chunk(i);
+    await daemon.settle();
+    await waitFor(() => v.ofKind("acp").length >= 15, "15 delivered");
+    const texts = v.ofKind("acp").map((e) => (e.update as unknown as { content: { text: string } }).content.text);
+    expect(texts.join("")).toBe(Array.from({ length: 15 }, (_, i) => `${i},`).join(""));
+  });
+
+  it("a room that stays unavailable: nothing is acked, the tunnel closes 'try again later', and the resend lands once", async () => {
+    const { daemon, sessionId } = await setupSession();
+    const v = await TestViewer.open(sessionId);
+    const chunk = (i: number) => daemon.emit({ t: "session.update", sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${i},` } } });
+    const ackedBefore = daemon.acked;
+    let closeCode = 0;
+    daemon.ws.addEventListener("close", (e) => (closeCode = e.code));
+    let calls = 0;
+    await withRoomIngest(
+      () =>
+        async function () {
+          calls++;
+          throw Object.assign(new Error("storage unavailable"), { retryable: true });
+        },
+      async () => {
+        for (let i = 0; i < 5; i++) chunk(i);
+        await waitFor(() => closeCode !== 0, "tunnel closed");
+      },
+    );
+    expect(closeCode).toBe(1013);
+    expect(calls).toBe(3); // ROOM_CALL_ATTEMPTS, then the daemon is told to come back
+    expect(daemon.acked).toBe(ackedBefore);
+    expect(daemon.unacked).toHaveLength(5);
+    await daemon.connect([{ sessionId, busy: false }]);
+    await daemon.settle();
+    await waitFor(() => v.ofKind("acp").length >= 5, "5 delivered after the resend");
+    await new Promise((r) => setTimeout(r, 50));
+    const texts = v.ofKind("acp").map((e) => (e.update as unknown as { content: { text: string } }).content.text);
+    expect(texts.join("")).toBe("0,1,2,3,4,");
+  });
+
+  it("an error thrown by the room's own code drops that share once and keeps the tunnel (a bad event cannot wedge the machine)", async () => {
+    const { daemon, sessionId } = await setupSession();
+    const v = await TestViewer.open(sessionId);
+    const chunk = (i: number) => daemon.emit({ t: "session.update", sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${i},` } } });
+    let calls = 0;
+    await withRoomIngest(
+      (original) =>
+        function (this: SessionRoom, ...args) {
+          if (calls++ === 0) return Promise.reject(new Error("a bug in the room"));
+          return original.apply(this, args);
+        },
+      async () => {
+        chunk(0);
+        await daemon.settle();
+        chunk(1);
+        await daemon.settle();
+      },
+    );
+    expect(calls).toBe(2); // not retried: the room's code would throw again
+    expect(daemon.ws.readyState).toBe(WebSocket.OPEN);
+    await waitFor(() => v.ofKind("acp").length >= 1, "the next event delivered");
+    expect(v.ofKind("acp").map((e) => (e.update as unknown as { content: { text: string } }).content.text)).toEqual(["1,"]);
   });
 
   it("MACHINE_BUSY at the per-machine budget; a queued send adds no concurrency", async () => {

@@ -8,6 +8,10 @@
  *   (their commits done), without waiting for a commit here: `lastSeenUp` is kept in memory and persisted
  *   every LAST_SEEN_PERSIST_EVERY events. A Machine restart at worst gets a few applied events resent,
  *   which the rooms drop. Resends with n ≤ the highest taken are dropped here too.
+ * - A batch is acked only if every room took its share. A room the runtime reports reset or transiently
+ *   failed is called again on a fresh stub; if it stays unavailable nothing from that batch on is acked
+ *   and the tunnel closes "try again later" (the daemon resends). An error thrown by the room's own code
+ *   drops that session's share (logged): retrying would repeat it, and it must not wedge the tunnel.
  * - Commands to the daemon are numbered and kept in `down_outbox` until acked; resent after hello.
  * - A new daemon epoch (process restart) drops what targeted the old process and tells every room.
  */
@@ -34,6 +38,14 @@ const CLOSE_REPLACED = 4000;
 const LAST_SEEN_PERSIST_EVERY = 1024;
 /** Standard "try again later": the daemon reconnects with backoff and resends what was not acked. */
 const CLOSE_OVERLOADED = 1013;
+/** Calls per batch to a room the runtime reports reset or transiently failed (each on a fresh stub). */
+const ROOM_CALL_ATTEMPTS = 3;
+
+/** What became of a session's share of a batch. */
+const Delivery = { applied: "applied", dropped: "dropped", unavailable: "unavailable" } as const;
+type Delivery = (typeof Delivery)[keyof typeof Delivery];
+/** Fields the Workers runtime sets on an error from a Durable Object call. */
+type CallError = { remote?: boolean; retryable?: boolean; overloaded?: boolean; durableObjectReset?: boolean };
 
 type Hello = Extract<DaemonFrame, { type: "hello" }>;
 
@@ -211,13 +223,8 @@ export class Machine extends DurableObject<Env> {
           for (const id of foreign)
             for (const ws of this.ctx.getWebSockets(TUNNEL_TAG))
               this.send(ws, { type: "error", code: ErrorCode.NOT_FOUND, message: `events for session ${id.slice(0, 64)} ignored: not a session of this machine` });
-          await Promise.all(
-            [...bySession].map(([sessionId, group]) =>
-              roomStub(this.env, sessionId)
-                .onDaemonEvents(epoch, group)
-                .catch((err: unknown) => console.error("room rejected daemon events", sessionId, err)),
-            ),
-          );
+          const outcomes = await Promise.all([...bySession].map(([sessionId, group]) => this.deliver(sessionId, epoch, group)));
+          if (outcomes.includes(Delivery.unavailable)) return this.abandonBacklog();
           const last = batch[batch.length - 1]!.n;
           this.lastDone = last;
           // Not every cycle: a write here would hold the ack until it commits (output gate).
@@ -232,6 +239,53 @@ export class Machine extends DurableObject<Env> {
         this.drainingBytes = 0;
       }
     })();
+  }
+
+  /**
+   * Hands a session's events to its room. A reset or transient failure (the runtime's flags, or an
+   * error that did not come from the room's code) is retried on a fresh stub — the room drops what it
+   * already committed. An error the room's own code threw is a bug or a bad event that a retry would
+   * only repeat: logged and dropped, so one session cannot wedge the machine's tunnel.
+   */
+  private async deliver(sessionId: string, epoch: string, group: { n: number; event: DaemonEvent }[]): Promise<Delivery> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await roomStub(this.env, sessionId).onDaemonEvents(epoch, group);
+        return Delivery.applied;
+      } catch (err) {
+        const e = (err ?? {}) as CallError;
+        const transient = e.durableObjectReset === true || e.retryable === true || e.overloaded === true || e.remote !== true;
+        if (!transient) {
+          console.error("room rejected daemon events; dropped", sessionId, err);
+          return Delivery.dropped;
+        }
+        // An overloaded room is not called again at once; the daemon's reconnect backoff paces the retry.
+        if (e.overloaded === true || attempt >= ROOM_CALL_ATTEMPTS) {
+          console.error("room unavailable; the daemon will resend", sessionId, err);
+          return Delivery.unavailable;
+        }
+      }
+    }
+  }
+
+  /**
+   * A room could not take its events: nothing from that batch on is acked. The daemon keeps them and
+   * resends after reconnecting (rooms drop what they already have), so the tunnel is closed with "try
+   * again later" and what is queued here is let go.
+   */
+  private abandonBacklog(): void {
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.highestTaken = this.lastDone;
+    for (const ws of this.ctx.getWebSockets(TUNNEL_TAG)) {
+      this.send(ws, { type: "error", code: ErrorCode.INTERNAL, message: "a session's room is unavailable: reconnect and resend unacked events" });
+      ws.serializeAttachment({ hello: false });
+      try {
+        ws.close(CLOSE_OVERLOADED, "room unavailable");
+      } catch {
+        /* gone */
+      }
+    }
   }
 
   // ---------------------------------------------------------------- RPC from SessionRooms
