@@ -122,6 +122,11 @@ export class TestDaemon {
     return n;
   }
 
+  /** Emits one agent_message_chunk of `text` for the session. */
+  chunk(sessionId: string, text: string): number {
+    return this.emit({ t: "session.update", sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
+  }
+
   /** Like emit, many events in one `batch` frame (what a daemon does with a burst of chunks). */
   emitBatch(events: DaemonEvent[]): void {
     const items = events.map((event) => ({ n: ++this.n, event }));
@@ -216,6 +221,13 @@ export class TestViewer {
   }
   ofKind<K extends SessionEvent["kind"]>(kind: K): Extract<SessionEvent, { kind: K }>[] {
     return this.events().filter((e): e is Extract<SessionEvent, { kind: K }> => e.kind === kind);
+  }
+  /** The text of every agent_message_chunk received, in order. */
+  chunkTexts(): string[] {
+    return this.ofKind("acp").flatMap((e) => {
+      const u = e.update as { sessionUpdate?: string; content?: { text?: string } };
+      return u.sessionUpdate === "agent_message_chunk" && typeof u.content?.text === "string" ? [u.content.text] : [];
+    });
   }
   lastQueue() {
     return this.ofKind("queue_state").at(-1);

@@ -29,15 +29,15 @@ describe("tunnel and Machine DO", () => {
     const t0 = Date.now();
     for (let round = 0; round < 5; round++) {
       for (let i = 0; i < 10; i++)
-        daemon.emit({ t: "session.update", sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${sent++},` } } });
+        daemon.chunk(sessionId, `${sent++},`);
       daemon.close(); // some of those are in flight or unacked
       for (let i = 0; i < 5; i++)
-        daemon.emit({ t: "session.update", sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${sent++},` } } });
+        daemon.chunk(sessionId, `${sent++},`);
       await daemon.connect([{ sessionId, busy: true }]);
     }
     await daemon.finishTurn(sessionId, "end");
     await waitFor(() => v.lastStatus()?.state === "idle", "turn end");
-    const texts = v.ofKind("acp").map((e) => (e.update as any).content.text as string);
+    const texts = v.chunkTexts();
     expect(texts.join("")).toBe(Array.from({ length: sent }, (_, i) => `${i},`).join("") + "end");
     figure("tunnel kill mid-turn (workerd)", "5 kills", `${sent + 1} events, each at the viewer exactly once, in order`, Date.now() - t0);
   });
@@ -45,7 +45,7 @@ describe("tunnel and Machine DO", () => {
   it("a Machine restart with lost acks: the daemon resends events the room already has; each reaches viewers once", async () => {
     const { daemon, sessionId, machineId } = await setupSession();
     const v = await TestViewer.open(sessionId);
-    const chunk = (i: number) => daemon.emit({ t: "session.update", sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${i},` } } });
+    const chunk = (i: number) => daemon.chunk(sessionId, `${i},`);
     for (let i = 0; i < 30; i++) chunk(i);
     const inFlight = [...daemon.unacked];
     await daemon.settle();
@@ -61,14 +61,14 @@ describe("tunnel and Machine DO", () => {
     await daemon.settle();
     await waitFor(() => v.ofKind("acp").length >= 40, "40 delivered");
     await new Promise((r) => setTimeout(r, 100));
-    const texts = v.ofKind("acp").map((e) => (e.update as unknown as { content: { text: string } }).content.text);
+    const texts = v.chunkTexts();
     expect(texts.join("")).toBe(Array.from({ length: 40 }, (_, i) => `${i},`).join(""));
   });
 
   it("a room reset while taking events: the Machine calls it again on a fresh stub; nothing lost, nothing twice", async () => {
     const { daemon, sessionId } = await setupSession();
     const v = await TestViewer.open(sessionId);
-    const chunk = (i: number) => daemon.emit({ t: "session.update", sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${i},` } } });
+    const chunk = (i: number) => daemon.chunk(sessionId, `${i},`);
     let calls = 0;
     await withRoomIngest(
       (original) =>
@@ -89,14 +89,14 @@ describe("tunnel and Machine DO", () => {
     for (let i = 10; i < 15; i++) chunk(i);
     await daemon.settle();
     await waitFor(() => v.ofKind("acp").length >= 15, "15 delivered");
-    const texts = v.ofKind("acp").map((e) => (e.update as unknown as { content: { text: string } }).content.text);
+    const texts = v.chunkTexts();
     expect(texts.join("")).toBe(Array.from({ length: 15 }, (_, i) => `${i},`).join(""));
   });
 
   it("a room that stays unavailable: nothing is acked, the tunnel closes 'try again later', and the resend lands once", async () => {
     const { daemon, sessionId } = await setupSession();
     const v = await TestViewer.open(sessionId);
-    const chunk = (i: number) => daemon.emit({ t: "session.update", sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${i},` } } });
+    const chunk = (i: number) => daemon.chunk(sessionId, `${i},`);
     const ackedBefore = daemon.acked;
     let closeCode = 0;
     daemon.ws.addEventListener("close", (e) => (closeCode = e.code));
@@ -120,14 +120,14 @@ describe("tunnel and Machine DO", () => {
     await daemon.settle();
     await waitFor(() => v.ofKind("acp").length >= 5, "5 delivered after the resend");
     await new Promise((r) => setTimeout(r, 50));
-    const texts = v.ofKind("acp").map((e) => (e.update as unknown as { content: { text: string } }).content.text);
+    const texts = v.chunkTexts();
     expect(texts.join("")).toBe("0,1,2,3,4,");
   });
 
   it("an error thrown by the room's own code drops that share once and keeps the tunnel (a bad event cannot wedge the machine)", async () => {
     const { daemon, sessionId } = await setupSession();
     const v = await TestViewer.open(sessionId);
-    const chunk = (i: number) => daemon.emit({ t: "session.update", sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${i},` } } });
+    const chunk = (i: number) => daemon.chunk(sessionId, `${i},`);
     let calls = 0;
     await withRoomIngest(
       (original) =>
@@ -145,7 +145,7 @@ describe("tunnel and Machine DO", () => {
     expect(calls).toBe(2); // not retried: the room's code would throw again
     expect(daemon.ws.readyState).toBe(WebSocket.OPEN);
     await waitFor(() => v.ofKind("acp").length >= 1, "the next event delivered");
-    expect(v.ofKind("acp").map((e) => (e.update as unknown as { content: { text: string } }).content.text)).toEqual(["1,"]);
+    expect(v.chunkTexts()).toEqual(["1,"]);
   });
 
   it("MACHINE_BUSY at the per-machine budget; a queued send adds no concurrency", async () => {
