@@ -5,13 +5,23 @@ import { SessionRoom } from "../../worker/session-room/session-room-do";
 import { figure } from "../figure";
 import { api, newSession, setupSession, TestDaemon, TestViewer, text, waitFor } from "./harness";
 
-type OnDaemonEvents = SessionRoom["onDaemonEvents"];
-/** Swaps SessionRoom's daemon-event entry point (the class is shared by every room in this isolate) for one test. */
-async function withRoomIngest<T>(wrap: (original: OnDaemonEvents) => OnDaemonEvents, body: () => Promise<T>): Promise<T> {
+/**
+ * Runs `body` with SessionRoom's daemon-event entry point replaced by `ingest` (the class is shared by
+ * every room in this isolate), which gets the room, the call's number from 1, and the real entry point.
+ * Returns how many calls the rooms got meanwhile.
+ */
+async function withRoomIngest(
+  ingest: (room: SessionRoom & { ctx: DurableObjectState }, call: number, proceed: () => Promise<void>) => Promise<void>,
+  body: () => Promise<void>,
+): Promise<number> {
   const original = SessionRoom.prototype.onDaemonEvents;
-  SessionRoom.prototype.onDaemonEvents = wrap(original);
+  let calls = 0;
+  SessionRoom.prototype.onDaemonEvents = function (this: SessionRoom, ...args) {
+    return ingest(this as SessionRoom & { ctx: DurableObjectState }, ++calls, () => original.apply(this, args));
+  };
   try {
-    return await body();
+    await body();
+    return calls;
   } finally {
     SessionRoom.prototype.onDaemonEvents = original;
   }
@@ -69,14 +79,12 @@ describe("tunnel and Machine DO", () => {
     const { daemon, sessionId } = await setupSession();
     const v = await TestViewer.open(sessionId);
     const chunk = (i: number) => daemon.chunk(sessionId, `${i},`);
-    let calls = 0;
-    await withRoomIngest(
-      (original) =>
-        function (this: SessionRoom, ...args) {
-          // The first call resets the room for real (the runtime's abort): the caller sees durableObjectReset.
-          if (calls++ === 0) (this as unknown as { ctx: DurableObjectState }).ctx.abort("reset while taking events");
-          return original.apply(this, args);
-        },
+    const calls = await withRoomIngest(
+      async (room, call, proceed) => {
+        // The first call resets the room for real (the runtime's abort): the caller sees durableObjectReset.
+        if (call === 1) room.ctx.abort("reset while taking events");
+        return proceed();
+      },
       async () => {
         for (let i = 0; i < 10; i++) chunk(i);
         await daemon.settle();
@@ -100,13 +108,10 @@ describe("tunnel and Machine DO", () => {
     const ackedBefore = daemon.acked;
     let closeCode = 0;
     daemon.ws.addEventListener("close", (e) => (closeCode = e.code));
-    let calls = 0;
-    await withRoomIngest(
-      () =>
-        async function () {
-          calls++;
-          throw Object.assign(new Error("storage unavailable"), { retryable: true });
-        },
+    const calls = await withRoomIngest(
+      async () => {
+        throw Object.assign(new Error("storage unavailable"), { retryable: true });
+      },
       async () => {
         for (let i = 0; i < 5; i++) chunk(i);
         await waitFor(() => closeCode !== 0, "tunnel closed");
@@ -128,13 +133,11 @@ describe("tunnel and Machine DO", () => {
     const { daemon, sessionId } = await setupSession();
     const v = await TestViewer.open(sessionId);
     const chunk = (i: number) => daemon.chunk(sessionId, `${i},`);
-    let calls = 0;
-    await withRoomIngest(
-      (original) =>
-        function (this: SessionRoom, ...args) {
-          if (calls++ === 0) return Promise.reject(new Error("a bug in the room"));
-          return original.apply(this, args);
-        },
+    const calls = await withRoomIngest(
+      async (_room, call, proceed) => {
+        if (call === 1) throw new Error("a bug in the room");
+        return proceed();
+      },
       async () => {
         chunk(0);
         await daemon.settle();
