@@ -8,16 +8,37 @@ import { fileURLToPath } from "node:url";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name) => join(ROOT, "node_modules", ".bin", name);
 
-async function waitHealthy(url, ms = 60_000) {
+/** A cold first start (Vite's dependency scan, workerd boot) on a loaded 2-core CI machine can take a minute. */
+const HEALTHY_WITHIN_MS = 100_000;
+/** One health probe's limit. */
+const PROBE_TIMEOUT_MS = 2_000;
+/** Lines of a quiet server's output kept for the error when it does not come up. */
+const OUTPUT_TAIL_LINES = 40;
+
+async function waitHealthy(url, server, tail, ms = HEALTHY_WITHIN_MS) {
   const until = Date.now() + ms;
+  const why = (what) => new Error(`server at ${url} ${what}${tail.length ? `; its last output:\n${tail.join("\n")}` : ""}`);
   while (Date.now() < until) {
+    if (server.exitCode !== null || server.signalCode !== null) throw why(`exited (${server.exitCode ?? server.signalCode}) before it was healthy`);
     try {
-      const r = await fetch(`${url}/api/health`);
+      // Bounded: a port that accepts and never answers must not hang the wait.
+      const r = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
       if (r.ok) return;
     } catch {}
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`server at ${url} did not become healthy`);
+  throw why(`did not become healthy within ${ms / 1000} s`);
+}
+
+/** Keeps the last lines of a stream (a quiet child's output), for errors. */
+function keepTail(stream, tail) {
+  let partial = "";
+  stream?.on("data", (d) => {
+    const lines = (partial + d).split("\n");
+    partial = lines.pop() ?? "";
+    tail.push(...lines);
+    if (tail.length > OUTPUT_TAIL_LINES) tail.splice(0, tail.length - OUTPUT_TAIL_LINES);
+  });
 }
 
 function applyMigrations(stateDir) {
@@ -38,7 +59,7 @@ export async function startStack(opts = {}) {
   mkdirSync(stateDir, { recursive: true });
   applyMigrations(stateDir);
   const url = `http://127.0.0.1:${port}`;
-  const out = opts.quiet ? "ignore" : "inherit";
+  const out = opts.quiet ? "pipe" : "inherit";
   // Tests start several stacks in one project at once; Vite's one-dev-server-per-project lock would refuse them.
   const lock = process.env.VITEST ? ["--bypass-lock"] : [];
   const server = spawn(bin("vite"), ["--port", String(port), "--strictPort", ...lock], {
@@ -51,9 +72,12 @@ export async function startStack(opts = {}) {
     env: { ...process.env, BATON_STATE_DIR: stateDir, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", ...opts.serverEnv },
   });
   groupLeaders.add(server);
+  const tail = [];
+  keepTail(server.stdout, tail);
+  keepTail(server.stderr, tail);
   const procs = [server];
   try {
-    await waitHealthy(url);
+    await waitHealthy(url, server, tail);
     let daemon = null;
     let token = null;
     // Auto-pairing uses the dev identity; with another auth mode, pair from the Machines page.
@@ -116,7 +140,7 @@ async function pairToken(url, stateDir) {
 async function waitMachineOnline(url, ms = 60_000) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
-    const r = await fetch(`${url}/api/machines`).catch(() => null);
+    const r = await fetch(`${url}/api/machines`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) }).catch(() => null);
     if (r?.ok) {
       const { machines } = await r.json();
       if (machines.some((m) => m.online && m.agents.length)) return;
