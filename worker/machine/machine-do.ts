@@ -125,14 +125,7 @@ export class Machine extends DurableObject<Env> {
     if (frames.some((f) => f.n > this.highestTaken) && this.pendingBytes + this.drainingBytes + bytes > MAX_TUNNEL_BACKLOG_BYTES) {
       // Nothing of this frame (nor of any later one on this socket: no gaps) is taken; the daemon still
       // holds them unacked and resends them after reconnecting.
-      this.send(ws, { type: "error", code: ErrorCode.RATE_LIMITED, message: "tunnel backlog full: reconnect and resend unacked events" });
-      ws.serializeAttachment({ hello: false });
-      try {
-        ws.close(CLOSE_OVERLOADED, "tunnel backlog full");
-      } catch {
-        /* gone */
-      }
-      return;
+      return this.sendBackLater(ws, ErrorCode.RATE_LIMITED, "tunnel backlog full");
     }
     let fresh = false;
     for (const f of frames) {
@@ -277,14 +270,17 @@ export class Machine extends DurableObject<Env> {
     this.pending = [];
     this.pendingBytes = 0;
     this.highestTaken = this.lastDone;
-    for (const ws of this.ctx.getWebSockets(TUNNEL_TAG)) {
-      this.send(ws, { type: "error", code: ErrorCode.INTERNAL, message: "a session's room is unavailable: reconnect and resend unacked events" });
-      ws.serializeAttachment({ hello: false });
-      try {
-        ws.close(CLOSE_OVERLOADED, "room unavailable");
-      } catch {
-        /* gone */
-      }
+    for (const ws of this.ctx.getWebSockets(TUNNEL_TAG)) this.sendBackLater(ws, ErrorCode.INTERNAL, "a session's room is unavailable");
+  }
+
+  /** Closes the tunnel with "try again later": nothing more is taken from it; the daemon reconnects and resends what is unacked. */
+  private sendBackLater(ws: WebSocket, code: ErrorCode, why: string): void {
+    this.send(ws, { type: "error", code, message: `${why}: reconnect and resend unacked events` });
+    ws.serializeAttachment({ hello: false });
+    try {
+      ws.close(CLOSE_OVERLOADED, why.slice(0, 100));
+    } catch {
+      /* gone */
     }
   }
 
