@@ -1,4 +1,4 @@
-import { createEffect, createSignal, For, Match, on, onCleanup, onMount, Show, Switch } from "solid-js";
+import { createEffect, createMemo, createSignal, For, Match, on, onCleanup, onMount, Show, Switch, untrack } from "solid-js";
 import type { Row } from "../../../shared/fold";
 import { AgentMessage, ErrorRowView, NoticeRowView, PermissionCard, Plan, Thought, ToolCall, TurnEnd, UserMessage } from "./TranscriptRows";
 
@@ -28,6 +28,12 @@ type Props = {
 export const WINDOW_ROWS = 60;
 /** Older rows mounted per step as the reader scrolls up: a few screens, one short task (not a whole window). */
 export const EARLIER_PAGE_ROWS = 40;
+/**
+ * When a long transcript lands at once (a join's replay), rows mounted per task, newest first: a
+ * screenful paints with the replay's last frame and the rest of the window follows a step per task
+ * (mounting the whole window there was 80–100 ms of that task's ~150 ms, bench/RESULTS.md run 7).
+ */
+export const LANDING_STEP_ROWS = 12;
 
 /** The first row index to render: the last `shown` rows (all when fewer). */
 export function windowStart(total: number, shown: number): number {
@@ -46,6 +52,28 @@ export function Transcript(props: Props) {
   const last = () => props.rows[props.rows.length - 1];
   const showWorking = () => props.working && (!last() || last()!.kind === "user" || last()!.kind === "plan");
   const [shown, setShown] = createSignal(WINDOW_ROWS);
+  // A landing caps the window at a growing number of rows until it reaches WINDOW_ROWS. It is a memo,
+  // not a signal set by an effect: the row list reads it, so the cap holds before any row mounts.
+  const [tick, setTick] = createSignal(0);
+  const landing = createMemo<{ rows: number; tick: number; cap: number | null }>(
+    (prev) => {
+      const rows = props.rows.length;
+      const t = tick();
+      if (rows - prev.rows > LANDING_STEP_ROWS && untrack(() => props.following) !== false) return { rows, tick: t, cap: LANDING_STEP_ROWS };
+      if (prev.cap === null || t === prev.tick) return { rows, tick: t, cap: prev.cap };
+      const cap = prev.cap + LANDING_STEP_ROWS;
+      return { rows, tick: t, cap: cap >= WINDOW_ROWS ? null : cap };
+    },
+    { rows: 0, tick: 0, cap: null },
+  );
+  /** Rows a landing lets mount so far; null when no landing is in progress. */
+  const landingCap = createMemo(() => landing().cap);
+  // Each step mounted, the next one in a later task (the browser may paint in between).
+  createEffect(() => {
+    if (landingCap() === null) return;
+    const next = setTimeout(() => setTick((t) => t + 1), 0);
+    onCleanup(() => clearTimeout(next));
+  });
   // New rows while the reader is up the page: grow the window so the rows they read stay mounted.
   // At the bottom: trim back to the window (the oldest rows unmount above the viewport).
   createEffect(
@@ -59,7 +87,7 @@ export function Transcript(props: Props) {
     ),
   );
   createEffect(on(() => props.following, (f) => f !== false && shown() > WINDOW_ROWS && setShown(WINDOW_ROWS), { defer: true }));
-  const start = () => windowStart(props.rows.length, shown());
+  const start = () => windowStart(props.rows.length, landingCap() ?? shown());
   const visible = () => (start() === 0 ? props.rows : props.rows.slice(start()));
 
   let sentinel: HTMLDivElement | undefined;
@@ -77,12 +105,15 @@ export function Transcript(props: Props) {
   onMount(() => {
     if (!sentinel || typeof IntersectionObserver === "undefined") return;
     // Reaching the top of the rendered rows loads the previous page (the button is the fallback).
-    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && start() > 0 && showEarlier(), { rootMargin: "400px 0px 0px 0px" });
+    // Not while a landing mounts its window: the few rows of its first step leave the sentinel in view.
+    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && start() > 0 && landingCap() === null && showEarlier(), {
+      rootMargin: "400px 0px 0px 0px",
+    });
     io.observe(sentinel);
     onCleanup(() => io.disconnect());
   });
   return (
-    <div class="transcript" data-testid="transcript" role="log" aria-live="polite" aria-relevant="additions">
+    <div class="transcript" data-testid="transcript" role="log" aria-live="polite" aria-relevant="additions" aria-busy={landingCap() !== null}>
       <div ref={sentinel} class="transcript-earlier">
         <Show when={start() > 0}>
           <button class="btn btn-quiet btn-sm" data-testid="show-earlier" onClick={showEarlier}>
