@@ -219,13 +219,17 @@ function mainThreadTasks(trace: TraceEvent[]): TraceEvent[] {
   return trace.filter((e) => e.name === "RunTask" && e.ph === "X" && e.tdur !== undefined && e.pid === layout?.pid && e.tid === layout?.tid);
 }
 
+/** The longest of these tasks in thread CPU time, ms. */
+function longestCpuMs(tasks: TraceEvent[]): number {
+  return Math.round(Math.max(0, ...tasks.map((e) => e.tdur!)) / 1000);
+}
+
 /** The load's main-thread CPU: longest task before the first server frame (boot) and from it on (replay, first paint). */
 function loadCpu(trace: TraceEvent[]) {
   const mark = trace.find((e) => e.name === FIRST_FRAME_MARK)?.ts ?? Infinity;
   const tasks = mainThreadTasks(trace);
-  const longest = (list: TraceEvent[]) => Math.round(Math.max(0, ...list.map((e) => e.tdur!)) / 1000);
   // A task that began before the mark and holds it is the one that received the frame: the replay's.
-  return { bootMs: longest(tasks.filter((e) => e.ts + e.dur! < mark)), replayMs: longest(tasks.filter((e) => e.ts + e.dur! >= mark)) };
+  return { bootMs: longestCpuMs(tasks.filter((e) => e.ts + e.dur! < mark)), replayMs: longestCpuMs(tasks.filter((e) => e.ts + e.dur! >= mark)) };
 }
 
 /**
@@ -234,9 +238,8 @@ function loadCpu(trace: TraceEvent[]) {
  */
 function mainThreadCpu(trace: TraceEvent[], ms: number) {
   const mine = mainThreadTasks(trace);
-  const longest = Math.max(0, ...mine.map((e) => e.tdur!)) / 1000;
   const busy = mine.reduce((a, e) => a + e.tdur!, 0) / 1000;
-  return { longestCpuMs: Math.round(longest), busyPct: Math.round((busy / ms) * 100) };
+  return { longestCpuMs: longestCpuMs(mine), busyPct: Math.round((busy / ms) * 100) };
 }
 
 let dir = "";
@@ -292,6 +295,11 @@ async function run(rows: number) {
       rows,
       { timeout: 120_000, polling: 50 },
     );
+    const loadMs = Date.now() - t0;
+    const load = await stopRecording(page);
+    const loadEvents = loadTrace ? await loadTrace.stop() : [];
+    if (TRACE_LOAD_TO && rows) writeFileSync(TRACE_LOAD_TO, JSON.stringify(loadEvents));
+    const loadCpuMs = loadTrace ? loadCpu(loadEvents) : { bootMs: NaN, replayMs: NaN };
     const rendered = await page.evaluate(() => document.querySelectorAll(".transcript > .row").length);
     // What is measured must be the real first paint: the reader at the bottom, on the newest row.
     const fromBottom = await page.evaluate(() => {
@@ -300,11 +308,6 @@ async function run(rows: number) {
     });
     if (fromBottom > 2) throw new Error(`the transcript landed ${fromBottom} px above its bottom`);
     if (SCREENSHOT_TO && rows) await page.screenshot({ path: SCREENSHOT_TO });
-    const loadMs = Date.now() - t0;
-    const load = await stopRecording(page);
-    const loadEvents = loadTrace ? await loadTrace.stop() : [];
-    if (TRACE_LOAD_TO && rows) writeFileSync(TRACE_LOAD_TO, JSON.stringify(loadEvents));
-    const loadCpuMs = loadTrace ? loadCpu(loadEvents) : { bootMs: NaN, replayMs: NaN };
     if (profiler) writeFileSync(PROFILE_TO!, JSON.stringify((await profiler.send("Profiler.stop")).profile));
     await page.waitForTimeout(300);
     const streamTrace = await startTrace(context, page);
