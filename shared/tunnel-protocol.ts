@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { PromptBlocks } from "./blocks";
 import { MAX_BATCH_EVENTS } from "./limits";
-import { AcpUpdate, ConfigState, Id, PermissionOption } from "./viewer-protocol";
+import { AcpUpdate, AuthMethod, ConfigState, Id, PermissionOption } from "./viewer-protocol";
 
 export const AgentCapabilities = z.object({
   loadSession: z.boolean(),
@@ -29,14 +29,27 @@ export const AgentInfo = z.object({
 export type AgentInfo = z.infer<typeof AgentInfo>;
 
 /** Session-scoped config the room keeps; same as the viewer's minus room-only settings. */
-export const AgentConfig = ConfigState.pick({ modes: true, models: true, configOptions: true, steering: true, images: true });
+export const AgentConfig = ConfigState.pick({ modes: true, models: true, configOptions: true, steering: true, images: true, authMethods: true });
 export type AgentConfig = z.infer<typeof AgentConfig>;
+
+/**
+ * What the user had chosen in a session (mode, legacy model, config option values), sent with a reopen so
+ * the daemon re-applies it after `session/load` (agents report their defaults there, not the session's).
+ */
+export const SessionSettings = z.object({
+  modeId: z.string().nullish(),
+  modelId: z.string().nullish(),
+  options: z.record(z.string(), z.union([z.string(), z.boolean()])),
+});
+export type SessionSettings = z.infer<typeof SessionSettings>;
 
 // ---------------------------------------------------------------- daemon → machine (numbered)
 
 export const DaemonEvent = z.discriminatedUnion("t", [
   z.object({ t: z.literal("session.ready"), sessionId: Id, agentSessionId: z.string(), config: AgentConfig, resumed: z.boolean() }),
-  z.object({ t: z.literal("session.failed"), sessionId: Id, message: z.string() }),
+  z.object({ t: z.literal("session.failed"), sessionId: Id, message: z.string(), authMethods: z.array(AuthMethod).optional() }),
+  /** Something the viewers should read in the transcript (e.g. a setting the agent refused to re-apply). */
+  z.object({ t: z.literal("session.notice"), sessionId: Id, level: z.enum(["info", "warn"]), text: z.string() }),
   z.object({ t: z.literal("session.update"), sessionId: Id, update: AcpUpdate }),
   z.object({ t: z.literal("turn.started"), sessionId: Id, turnId: Id }),
   z.object({ t: z.literal("turn.ended"), sessionId: Id, turnId: Id, stopReason: z.string(), error: z.string().nullish() }),
@@ -62,7 +75,15 @@ export type DaemonEvent = z.infer<typeof DaemonEvent>;
 // ---------------------------------------------------------------- machine → daemon (numbered)
 
 export const MachineCommand = z.discriminatedUnion("t", [
-  z.object({ t: z.literal("session.open"), sessionId: Id, agentId: z.string(), cwd: z.string(), agentSessionId: z.string().nullish() }),
+  z.object({
+    t: z.literal("session.open"),
+    sessionId: Id,
+    agentId: z.string(),
+    cwd: z.string(),
+    agentSessionId: z.string().nullish(),
+    /** With a reopen: the settings to re-apply after `session/load`. */
+    restore: SessionSettings.nullish(),
+  }),
   z.object({ t: z.literal("prompt"), sessionId: Id, turnId: Id, messageId: Id, blocks: PromptBlocks }),
   z.object({ t: z.literal("cancel"), sessionId: Id }),
   z.object({ t: z.literal("config.set"), sessionId: Id, configId: z.string(), value: z.union([z.string(), z.boolean()]) }),
@@ -103,6 +124,11 @@ export const DaemonFrame = z.discriminatedUnion("type", [
     events: z.array(z.object({ n: z.number().int().min(1), event: DaemonEvent })).min(1).max(MAX_BATCH_EVENTS),
   }),
   z.object({ type: z.literal("ack"), n: z.number().int().min(0) }),
+  /**
+   * The agents again, with capabilities learnt from a session's `initialize` (not numbered: it is current
+   * state, idempotent; the next hello carries it too).
+   */
+  z.object({ type: z.literal("agents"), agents: z.array(AgentInfo) }),
 ]);
 export type DaemonFrame = z.infer<typeof DaemonFrame>;
 

@@ -85,6 +85,18 @@ export const PermissionOption = z
   .passthrough();
 export type PermissionOption = z.infer<typeof PermissionOption>;
 export const AcpUpdate = z.object({ sessionUpdate: z.string() }).passthrough();
+
+/**
+ * An ACP `authMethods` entry as the daemon reports it, plus `command`: what to run on the machine to
+ * log in (from the agent's own hint, e.g. `_meta["terminal-auth"]`, or the preset's known login command).
+ */
+export const AuthMethod = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullish(),
+  command: z.string().nullish(),
+});
+export type AuthMethod = z.infer<typeof AuthMethod>;
 export type AcpUpdate = z.infer<typeof AcpUpdate>;
 
 export const ConfigState = z.object({
@@ -106,6 +118,8 @@ export const ConfigState = z.object({
   configOptions: z.array(Loose),
   steering: z.boolean(),
   images: z.boolean(),
+  /** ACP `authMethods` from `initialize` (empty: the agent needs no login or did not say). */
+  authMethods: z.array(AuthMethod).optional(),
   queueDepth: z.number().int(),
   mergeQueued: z.boolean(),
 });
@@ -149,6 +163,8 @@ export const SessionEvent = z.discriminatedUnion("kind", [
     turnRunning: z.boolean().optional(),
     /** True when sent on (re)connect to restore state rather than at a transition. */
     synthetic: z.boolean().optional(),
+    /** With state `error`: how to log the agent in, when it advertised `authMethods`. */
+    authMethods: z.array(AuthMethod).optional(),
   }),
   z.object({
     kind: z.literal("queue_state"),

@@ -90,6 +90,7 @@ describe("schema-guided fuzzing", () => {
     const bases: Record<DaemonEvent["t"], Record<string, unknown>> = {
       "session.ready": { agentSessionId: "a", config: daemon.config, resumed: true },
       "session.failed": { message: "boom" },
+      "session.notice": { level: "warn", text: "heads up" },
       "session.update": { update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "chunk" } } },
       "turn.started": { turnId },
       "turn.ended": { turnId, stopReason: "end_turn", error: null },

@@ -115,6 +115,8 @@ export class Machine extends DurableObject<Env> {
       case "ack":
         this.store.ackDown(frame.n);
         return;
+      case "agents":
+        return this.onAgents(frame.agents);
       default:
         return assertNever(frame);
     }
@@ -176,6 +178,15 @@ export class Machine extends DurableObject<Env> {
     for (const p of this.store.pendingDown()) this.send(ws, { type: "command", n: p.n, command: p.command });
     await this.updateDirectory(true, hello);
     await this.notifyRooms({ online: true, liveSessionIds: hello.sessions.map((s) => s.sessionId), restarted });
+  }
+
+  /** Capabilities the daemon learnt from an agent's `initialize`: the directory shows them from now on. */
+  private async onAgents(agents: Hello["agents"]): Promise<void> {
+    const hello = this.store.get<Hello>("hello");
+    if (!hello) return;
+    const next = { ...hello, agents };
+    this.store.set("hello", { hostname: next.hostname, agents, roots: next.roots, version: next.version });
+    await this.updateDirectory(true, next);
   }
 
   private async setOffline(): Promise<void> {

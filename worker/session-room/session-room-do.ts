@@ -524,6 +524,9 @@ export class SessionRoom extends DurableObject<Env> {
         this.store.setMeta("failed", event.message);
         this.emitStatus();
         return;
+      case "session.notice":
+        this.emit({ kind: "notice", level: event.level, text: event.text });
+        return;
       case "session.update":
         this.emit({ kind: "acp", update: event.update });
         this.handleConfigUpdate(event.update);
