@@ -5,6 +5,7 @@ import { insideRoots } from "../shared/paths";
 import { TUNNEL_TOKEN_HEADER } from "../shared/tunnel-protocol";
 import type { Viewer } from "../shared/viewer-protocol";
 import { apiError } from "./api-error";
+import { withSecurityHeaders } from "./security-headers";
 import { authRoutes } from "./auth/auth-routes";
 import { type AuthMode, authMode, originAllowed, resolveIdentity, sameOriginWrite } from "./auth/identity";
 import {
@@ -32,6 +33,11 @@ export { SessionRoom } from "./session-room/session-room-do";
 
 type AppEnv = { Bindings: Env; Variables: { user: User; via: AuthMode } };
 const app = new Hono<AppEnv>();
+
+app.use("*", async (c, next) => {
+  await next();
+  c.res = withSecurityHeaders(c.res);
+});
 
 app.get("/api/health", (c) => c.json({ ok: true }));
 
