@@ -44,7 +44,7 @@ export function assetHeadersFile(): string {
  * headers belong to the socket, and a Durable Object's response cannot be rebuilt with its socket.
  */
 export function withSecurityHeaders(res: Response): Response {
-  if (res.status === 101 || res.webSocket) return res;
+  if (res.status === 101) return res;
   const out = new Response(res.body, res);
   for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!out.headers.has(k)) out.headers.set(k, v);
   return out;
