@@ -1,6 +1,18 @@
 import { cloudflare } from "@cloudflare/vite-plugin";
 import solid from "vite-plugin-solid";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+import { assetHeadersFile } from "./worker/security-headers.ts";
+
+/** Writes the static assets' `_headers` (security headers on every page) into the client build. */
+function assetHeaders(): Plugin {
+  return {
+    name: "baton-asset-headers",
+    applyToEnvironment: (env) => env.name === "client",
+    generateBundle() {
+      this.emitFile({ type: "asset", fileName: "_headers", source: assetHeadersFile() });
+    },
+  };
+}
 
 /** `BATON_VAR_X=v` in the environment overrides the Worker var X locally (e.g. BATON_VAR_AUTH_MODE=builtin). */
 const varOverrides = Object.fromEntries(
@@ -9,11 +21,21 @@ const varOverrides = Object.fromEntries(
     .map(([k, v]) => [k.slice("BATON_VAR_".length), v as string]),
 );
 
-// One dev server: the SolidJS client (HMR) and the Worker + Durable Objects in workerd.
-export default defineConfig({
+// `vite` (npm run dev): the SolidJS client with hot reload and the Worker + Durable Objects in workerd.
+// `vite build`: dist/client + dist/baton (the Worker), what `npm start` serves with `wrangler dev` and
+// `npm run deploy` uploads — so local overrides never go into a build.
+export default defineConfig(({ command }) => ({
   root: "client",
   publicDir: "public",
-  plugins: [solid(), cloudflare({ configPath: "../wrangler.jsonc", persistState: { path: process.env.BATON_STATE_DIR ?? "../.wrangler/state" }, config: { vars: varOverrides } })],
+  plugins: [
+    solid(),
+    assetHeaders(),
+    cloudflare({
+      configPath: "../wrangler.jsonc",
+      persistState: { path: process.env.BATON_STATE_DIR ?? "../.wrangler/state" },
+      config: command === "serve" ? { vars: { ...varOverrides, LOCAL_STACK: "1" } } : {},
+    }),
+  ],
   build: { outDir: "../dist", emptyOutDir: true },
-  server: { host: "127.0.0.1", port: Number(process.env.PORT ?? 8787), strictPort: false },
-});
+  server: { host: "127.0.0.1", port: Number(process.env.PORT ?? 8787), strictPort: false, cors: false },
+}));

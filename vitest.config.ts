@@ -29,7 +29,7 @@ export default defineConfig({
           cloudflareTest(async () => ({
             wrangler: { configPath: "./wrangler.jsonc" },
             miniflare: {
-              bindings: { AUTH_MODE: "dev", TEST_MODE: "1", TEST_MIGRATIONS: await readD1Migrations("migrations") },
+              bindings: { AUTH_MODE: "dev", LOCAL_STACK: "1", TEST_MODE: "1", TEST_MIGRATIONS: await readD1Migrations("migrations") },
             },
           })),
         ],
@@ -50,6 +50,7 @@ export default defineConfig({
             miniflare: {
               bindings: {
                 AUTH_MODE: "dev",
+                LOCAL_STACK: "1",
                 TEST_MIGRATIONS: await readD1Migrations("migrations"),
                 // bench/run.mjs starts vitest with --inspect on this address (heap figures).
                 BENCH_INSPECTOR: process.env.BENCH_INSPECTOR ?? "",

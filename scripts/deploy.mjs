@@ -55,6 +55,9 @@ const db = (config.d1_databases ?? []).find((d) => d.binding === "DB");
 if (!db || /^0{8}-/.test(db.database_id ?? ""))
   errors.push("wrangler.jsonc: set d1_databases[DB].database_id to your database (create it with `npx wrangler d1 create baton`).");
 
+if (vars.LOCAL_STACK !== undefined)
+  errors.push("LOCAL_STACK is set: it marks a server started by `npm start` (dev identity, dev signing key). Remove it from the vars.");
+
 switch (vars.AUTH_MODE) {
   case "access":
     if (!vars.ACCESS_TEAM_DOMAIN) errors.push("AUTH_MODE=access needs ACCESS_TEAM_DOMAIN (e.g. myteam.cloudflareaccess.com).");

@@ -1,7 +1,9 @@
-// The whole local product in child processes: Worker + DOs + client (vite + @cloudflare/vite-plugin,
-// workerd) and a daemon with the demo agent, paired automatically. Used by `npm start` and e2e tests.
+// The whole local product in child processes: Worker + DOs + the built client served by `wrangler dev`
+// (workerd, the same asset and upgrade handling as a deployment), and a daemon with the demo agent,
+// paired automatically. Used by `npm start` and e2e tests; `npm run dev` serves through Vite with hot
+// reload instead (`dev: true`).
 import { spawn, execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -41,6 +43,66 @@ function keepTail(stream, tail) {
   });
 }
 
+/** What the build reads: a change to any of these makes the next start rebuild. */
+const BUILD_INPUTS = ["client", "worker", "shared", "vite.config.ts", "wrangler.jsonc", "package-lock.json"];
+const BUILT_WORKER_CONFIG = join(ROOT, "dist", "baton", "wrangler.json");
+const BUILD_STAMP = join(ROOT, "dist", ".build-stamp");
+const BUILD_LOCK = join(ROOT, "dist.lock");
+/** A build takes seconds; a lock older than this was left by a killed process. */
+const STALE_LOCK_MS = 120_000;
+
+function newestMtime(path) {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    return 0;
+  }
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const name of readdirSync(path)) {
+    if (name === "node_modules" || name.startsWith(".")) continue;
+    newest = Math.max(newest, newestMtime(join(path, name)));
+  }
+  return newest;
+}
+
+function buildIsFresh() {
+  if (!existsSync(BUILT_WORKER_CONFIG) || !existsSync(BUILD_STAMP)) return false;
+  const built = statSync(BUILD_STAMP).mtimeMs;
+  return BUILD_INPUTS.every((p) => newestMtime(join(ROOT, p)) < built);
+}
+
+/**
+ * Builds the client and the Worker (`vite build`) unless the last build is newer than every input. Several
+ * stacks may start at once (test files, projects): a directory lock makes them share one build.
+ */
+export async function ensureBuilt({ quiet = false } = {}) {
+  for (;;) {
+    if (buildIsFresh()) return;
+    try {
+      mkdirSync(BUILD_LOCK);
+    } catch {
+      const age = Date.now() - (statSync(BUILD_LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > STALE_LOCK_MS) rmSync(BUILD_LOCK, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 250));
+      continue;
+    }
+    try {
+      if (buildIsFresh()) return;
+      const started = Date.now();
+      execFileSync(bin("vite"), ["build", "--logLevel", "warn"], { cwd: ROOT, stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"] });
+      // The stamp's time is the build's start: a source saved during the build makes the next start rebuild.
+      writeFileSync(BUILD_STAMP, "");
+      const t = new Date(started);
+      utimesSync(BUILD_STAMP, t, t);
+      return;
+    } finally {
+      rmSync(BUILD_LOCK, { recursive: true, force: true });
+    }
+  }
+}
+
 function applyMigrations(stateDir) {
   execFileSync(bin("wrangler"), ["d1", "migrations", "apply", "baton", "--local", "--persist-to", stateDir], {
     cwd: ROOT,
@@ -49,8 +111,34 @@ function applyMigrations(stateDir) {
   });
 }
 
+/** `BATON_VAR_X=v` in an environment: Worker var X is v for the local server (e.g. BATON_VAR_AUTH_MODE=builtin). */
+export function varOverrides(env) {
+  return Object.entries(env)
+    .filter(([k, v]) => k.startsWith("BATON_VAR_") && v !== undefined)
+    .map(([k, v]) => [k.slice("BATON_VAR_".length), v]);
+}
+
+/** The server process: the built app under `wrangler dev`, or (`dev`) Vite's dev server with hot reload. */
+function spawnServer({ port, stateDir, dev, out, serverEnv }) {
+  // Local means offline: no metrics, and no fetch of the `Request.cf` placeholder from Cloudflare.
+  const env = { ...process.env, BATON_STATE_DIR: stateDir, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", ...serverEnv };
+  // Its own process group, stopped as a group: the workerd child ignores SIGTERM and would otherwise
+  // outlive every stack (npm start's own SIGINT handler stops it).
+  const common = { cwd: ROOT, detached: true, stdio: ["ignore", out, out], env };
+  if (dev) {
+    // Tests start several stacks in one project at once; Vite's one-dev-server-per-project lock would refuse them.
+    const lock = process.env.VITEST ? ["--bypass-lock"] : [];
+    return spawn(bin("vite"), ["--port", String(port), "--strictPort", ...lock], common);
+  }
+  const vars = varOverrides(env).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const args = ["dev", "-c", BUILT_WORKER_CONFIG, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", stateDir];
+  // LOCAL_STACK: how the server was started, not what a request's Host says (`npm run deploy` never sets it).
+  args.push("--show-interactive-dev-session=false", "--var", "LOCAL_STACK:1", ...vars);
+  return spawn(bin("wrangler"), args, common);
+}
+
 /**
- * @param {{ port?: number, stateDir?: string, roots?: string[], daemonEnv?: Record<string,string>, quiet?: boolean, daemon?: boolean, daemonServer?: string, serverEnv?: Record<string,string> }} opts
+ * @param {{ port?: number, stateDir?: string, roots?: string[], daemonEnv?: Record<string,string>, quiet?: boolean, daemon?: boolean, daemonServer?: string, serverEnv?: Record<string,string>, dev?: boolean }} opts
  * `daemonServer`: where the daemon dials (default: the server itself); e2e tests put a loopback proxy there to cut the tunnel.
  */
 export async function startStack(opts = {}) {
@@ -60,17 +148,8 @@ export async function startStack(opts = {}) {
   applyMigrations(stateDir);
   const url = `http://127.0.0.1:${port}`;
   const out = opts.quiet ? "pipe" : "inherit";
-  // Tests start several stacks in one project at once; Vite's one-dev-server-per-project lock would refuse them.
-  const lock = process.env.VITEST ? ["--bypass-lock"] : [];
-  const server = spawn(bin("vite"), ["--port", String(port), "--strictPort", ...lock], {
-    cwd: ROOT,
-    // Its own process group, stopped as a group: vite's workerd child ignores SIGTERM and would
-    // otherwise outlive every stack (npm start's own SIGINT handler stops it).
-    detached: true,
-    stdio: ["ignore", out, out],
-    // Local means offline: no metrics, and no fetch of the `Request.cf` placeholder from Cloudflare.
-    env: { ...process.env, BATON_STATE_DIR: stateDir, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", ...opts.serverEnv },
-  });
+  if (!opts.dev) await ensureBuilt({ quiet: opts.quiet });
+  const server = spawnServer({ port, stateDir, dev: opts.dev === true, out, serverEnv: opts.serverEnv });
   groupLeaders.add(server);
   const tail = [];
   keepTail(server.stdout, tail);

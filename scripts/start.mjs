@@ -3,7 +3,9 @@
 import { startStack } from "./dev-stack.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
-const stack = await startStack({ port });
+// `npm run dev`: the client through Vite's dev server with hot reload (for working on Baton itself).
+const dev = process.argv.includes("--dev");
+const stack = await startStack({ port, dev });
 console.log(
   stack.daemon
     ? `\n  Baton is running: ${stack.url}\n  (demo agent on this machine; Ctrl+C to stop)\n`

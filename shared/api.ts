@@ -39,7 +39,10 @@ export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
 export const AuthModeName = z.enum(["dev", "access", "builtin"]);
 export type AuthModeName = z.infer<typeof AuthModeName>;
 
-export const Me = z.object({ id: z.string(), name: z.string(), email: z.string(), authMode: AuthModeName.optional() });
+/** "guest": admitted only by invitations — the invited sessions and nothing else (worker/auth/account-scope.ts). */
+export const AccountScope = z.enum(["full", "guest"]);
+export type AccountScope = z.infer<typeof AccountScope>;
+export const Me = z.object({ id: z.string(), name: z.string(), email: z.string(), authMode: AuthModeName.optional(), scope: AccountScope.optional() });
 export type Me = z.infer<typeof Me>;
 
 export const viewerSocketPath = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}/ws`;

@@ -185,6 +185,10 @@ export async function isInvited(db: D1Database, email: string): Promise<boolean>
   return r !== null;
 }
 
+export async function getUser(db: D1Database, id: string): Promise<User | null> {
+  return db.prepare("SELECT id, email, name FROM users WHERE id = ?").bind(id).first<User>();
+}
+
 export async function userByEmail(db: D1Database, email: string): Promise<User | null> {
   return db.prepare("SELECT id, email, name FROM users WHERE email = ?").bind(email).first<User>();
 }

@@ -23,6 +23,11 @@ export interface Env {
   /** Comma-separated extra origins allowed to open viewer sockets (besides the request's own host). */
   ALLOWED_ORIGINS?: string;
   MACHINE_BUDGET?: string;
+  /**
+   * "1" only when the server was started by this repository's local stack (`npm start`, tests): the dev
+   * identity, the dev code-signing key and codes printed to the console need it. `npm run deploy` refuses it.
+   */
+  LOCAL_STACK?: string;
 }
 
 export const roomStub = (env: Env, sessionId: string) => env.SESSION_ROOM.get(env.SESSION_ROOM.idFromName(sessionId));

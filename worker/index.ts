@@ -1,10 +1,15 @@
 /** The Worker: Hono routes for the directory API, viewer sockets and the daemon tunnel. */
 import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { AccountScope } from "../shared/api";
+import { accountScope } from "./auth/account-scope";
+import { deleteAuthSessionsOf } from "./auth/auth-sessions";
 import { AddMemberBody, CreateSessionBody, SetRoleBody } from "../shared/api";
 import { insideRoots } from "../shared/paths";
 import { TUNNEL_TOKEN_HEADER } from "../shared/tunnel-protocol";
 import type { Viewer } from "../shared/viewer-protocol";
 import { apiError } from "./api-error";
+import { withSecurityHeaders } from "./security-headers";
 import { authRoutes } from "./auth/auth-routes";
 import { type AuthMode, authMode, originAllowed, resolveIdentity, sameOriginWrite } from "./auth/identity";
 import {
@@ -12,6 +17,8 @@ import {
   createSession,
   getMachine,
   getSession,
+  getUser,
+  isInvited,
   listMachines,
   listMembers,
   listSessions,
@@ -30,8 +37,13 @@ import { VIEWER_HEADER } from "./session-room/session-room-do";
 export { Machine } from "./machine/machine-do";
 export { SessionRoom } from "./session-room/session-room-do";
 
-type AppEnv = { Bindings: Env; Variables: { user: User; via: AuthMode } };
+type AppEnv = { Bindings: Env; Variables: { user: User; via: AuthMode; scope: AccountScope } };
 const app = new Hono<AppEnv>();
+
+app.use("*", async (c, next) => {
+  await next();
+  c.res = withSecurityHeaders(c.res);
+});
 
 app.get("/api/health", (c) => c.json({ ok: true }));
 
@@ -65,10 +77,26 @@ app.use("/api/*", async (c, next) => {
   if (!identity) return apiError(c, 401, "UNAUTHENTICATED", "sign in required");
   c.set("user", identity.user);
   c.set("via", identity.via);
+  c.set("scope", identity.scope);
   await next();
 });
 
-app.get("/api/me", (c) => c.json({ ...c.get("user"), authMode: c.get("via") }));
+/** Guests (invited-only accounts) act only inside the sessions they were given: see worker/auth/account-scope.ts. */
+const fullAccountOnly = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.get("scope") !== "full") return apiError(c, 403, "GUEST_ACCOUNT", "your account was invited to sessions; it cannot pair machines, start sessions or invite people");
+  await next();
+});
+for (const [method, path] of [
+  ["POST", "/api/machines"],
+  ["DELETE", "/api/machines/:id"],
+  ["POST", "/api/sessions"],
+  ["POST", "/api/sessions/:id/members"],
+  ["PATCH", "/api/sessions/:id/members/:userId"],
+  ["DELETE", "/api/sessions/:id/members/:userId"],
+] as const)
+  app.on(method, path, fullAccountOnly);
+
+app.get("/api/me", (c) => c.json({ ...c.get("user"), authMode: c.get("via"), scope: c.get("scope") }));
 
 app.get("/api/machines", async (c) => c.json({ machines: await listMachines(c.env.DB, c.get("user").id) }));
 
@@ -107,6 +135,13 @@ app.post("/api/sessions", async (c) => {
   await roomStub(c.env, id).init({ sessionId: id, machineId: machine.id, agentId: agent.id, cwd: parsed.data.cwd, title, ownerId: user.id });
   return c.json({ session: await getSession(c.env.DB, id) }, 201);
 });
+
+/** A guest removed from its last session is signed out everywhere (its sign-in rested on that grant). */
+async function endGuestSignInIfLastGrant(env: Env, userId: string): Promise<void> {
+  const user = await getUser(env.DB, userId);
+  if (!user || !authMode(env) || accountScope(authMode(env)!, user.email, env) !== "guest") return;
+  if (!(await isInvited(env.DB, user.email))) await deleteAuthSessionsOf(env.DB, userId);
+}
 
 async function membership(env: Env, sessionId: string, user: User) {
   const session = await getSession(env.DB, sessionId);
@@ -170,6 +205,7 @@ app.delete("/api/sessions/:id/members/:userId", async (c) => {
   if (userId === m.session.ownerId) return apiError(c, 400, "BAD_REQUEST", "the owner cannot be removed");
   if (!(await removeMember(c.env.DB, m.session.id, userId))) return apiError(c, 404, "NOT_FOUND", "not a member");
   await roomStub(c.env, m.session.id).viewerAccessChanged(userId);
+  await endGuestSignInIfLastGrant(c.env, userId);
   return c.json({ members: await listMembers(c.env.DB, m.session.id, m.session.ownerId) });
 });
 

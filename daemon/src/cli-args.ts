@@ -2,6 +2,7 @@
 import path from "node:path";
 import { ConfigError, defaultConfigPath, readConfigFile } from "./config-file";
 import type { DaemonOptions } from "./daemon-options";
+import { insecureServerProblem } from "./server-url";
 
 export const USAGE = `Usage: baton daemon --server URL --token TOKEN [--root DIR]... [--agent ID]... [--config FILE] [--debug]
        baton agents [--agent ID]... [--config FILE]     list the agents found on this machine
@@ -16,7 +17,9 @@ Runs the Baton daemon: one outbound tunnel to the Baton server; agents run here,
   --agent ID       advertise only these agents (repeatable): claude codex gemini qwen opencode pi copilot demo, or a custom id
   --config FILE    JSON config (default ${defaultConfigPath()}):
                    {"server","token","roots":[…],"agents":[{"id","label","command","args","env"}],"budget"}
-  --debug          also log agents' stderr`;
+  --debug          also log agents' stderr
+  --allow-insecure-http  send the token over plain http to a non-loopback server (a trusted network)
+                                                                           env BATON_ALLOW_INSECURE_HTTP=1`;
 
 export type CliCommand =
   | { kind: "help" }
@@ -26,10 +29,20 @@ export type CliCommand =
 
 export class UsageError extends Error {}
 
-type Flags = { server?: string; token?: string; roots: string[]; agents: string[]; config?: string; debug: boolean; help: boolean; version: boolean };
+type Flags = {
+  server?: string;
+  token?: string;
+  roots: string[];
+  agents: string[];
+  config?: string;
+  debug: boolean;
+  help: boolean;
+  version: boolean;
+  allowInsecureHttp: boolean;
+};
 
 function parseFlags(args: readonly string[]): { positional: string[]; flags: Flags } {
-  const flags: Flags = { roots: [], agents: [], debug: false, help: false, version: false };
+  const flags: Flags = { roots: [], agents: [], debug: false, help: false, version: false, allowInsecureHttp: false };
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const raw = args[i]!;
@@ -59,6 +72,9 @@ function parseFlags(args: readonly string[]): { positional: string[]; flags: Fla
         break;
       case "--debug":
         flags.debug = true;
+        break;
+      case "--allow-insecure-http":
+        flags.allowInsecureHttp = true;
         break;
       case "-h":
       case "--help":
@@ -111,5 +127,7 @@ export function parseCli(args: readonly string[], env: NodeJS.ProcessEnv = proce
   if (sub === "agents") return { kind: "agents", options };
   if (!options.server) throw new UsageError("no server: pass --server URL, set BATON_SERVER, or put \"server\" in the config file");
   if (!options.token) throw new UsageError("no token: set BATON_TOKEN (or --token, or \"token\" in the config file)");
+  const insecure = insecureServerProblem(options.server, flags.allowInsecureHttp || env.BATON_ALLOW_INSECURE_HTTP === "1");
+  if (insecure) throw new UsageError(insecure);
   return { kind: "daemon", options };
 }

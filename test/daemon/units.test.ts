@@ -99,6 +99,11 @@ describe("cli args", () => {
     expect(parseCli(["--version"], noConfig, cwd)).toEqual({ kind: "version" });
     expect(() => parseCli(["daemon"], noConfig, cwd)).toThrow(/no server/);
     expect(() => parseCli(["daemon", "--server", "http://x"], noConfig, cwd)).toThrow(/no token/);
+    // The token never goes over plain http to another machine unless the user says so.
+    const tok = { ...noConfig, BATON_TOKEN: "bt_x" };
+    expect(() => parseCli(["daemon", "--server", "http://baton.example.com"], tok, cwd)).toThrow(/refusing to send the machine token/);
+    expect(parseCli(["daemon", "--server", "http://baton.example.com", "--allow-insecure-http"], tok, cwd)).toMatchObject({ kind: "daemon" });
+    expect(parseCli(["daemon", "--server", "http://baton.example.com"], { ...tok, BATON_ALLOW_INSECURE_HTTP: "1" }, cwd)).toMatchObject({ kind: "daemon" });
     expect(() => parseCli(["daemon", "--bogus"], noConfig, cwd)).toThrow(UsageError);
     expect(() => parseCli(["daemon", "--server"], noConfig, cwd)).toThrow(/needs a value/);
     expect(() => parseCli(["fly"], noConfig, cwd)).toThrow(/unknown command/);

@@ -4,8 +4,14 @@
  * and rate limits, allow lists and invitations, sign-out, CSRF.
  */
 import { env, exports } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
-import { LOGIN_CODE_DIGITS, MAX_CODE_ATTEMPTS, MAX_CODES_PER_WINDOW } from "../../worker/auth/login-codes";
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  LOGIN_CODE_DIGITS,
+  MAX_CODE_ATTEMPTS,
+  MAX_CODES_PER_ADDRESS,
+  MAX_CODES_PER_CLIENT,
+  MAX_CODES_PER_WINDOW,
+} from "../../worker/auth/login-codes";
 import { sendLoginMail } from "../../worker/auth/mailer";
 import { AuthedViewer, call } from "./auth-harness";
 import { ORIGIN, TestDaemon, waitFor } from "./harness";
@@ -16,9 +22,29 @@ async function outbox(to: string): Promise<Mail[]> {
   return (await fetch(`https://mail.test/outbox?to=${encodeURIComponent(to)}`)).json();
 }
 
-async function requestCode(email: string): Promise<string> {
+/** A browser asking for codes: its address as the edge reports it, and its login cookie once it has one. */
+type Client = { ip: string; login?: string };
+let clientNo = 0;
+const newClient = (): Client => ({ ip: `198.51.100.${++clientNo}` });
+/** Each test signs in from a browser of its own (limits count per client). */
+let client: Client = newClient();
+beforeEach(() => {
+  client = newClient();
+});
+
+const clientHeaders = (c: Client): Record<string, string> => ({ "CF-Connecting-IP": c.ip, ...(c.login ? { Cookie: c.login } : {}) });
+
+/** POST /api/auth/code as `c`, keeping the login cookie it is given. */
+async function askCode(email: string, c: Client = client) {
+  const r = await call("/api/auth/code", { method: "POST", headers: clientHeaders(c), body: JSON.stringify({ email }) });
+  const set = r.headers.get("set-cookie");
+  if (set) c.login = set.split(";")[0]!;
+  return r;
+}
+
+async function requestCode(email: string, c: Client = client): Promise<string> {
   const before = (await outbox(email)).length;
-  const r = await call("/api/auth/code", { method: "POST", body: JSON.stringify({ email }) });
+  const r = await askCode(email, c);
   expect(r.status).toBe(200);
   const mails = await outbox(email);
   expect(mails.length).toBe(before + 1);
@@ -27,16 +53,17 @@ async function requestCode(email: string): Promise<string> {
   return m![1]!;
 }
 
-async function signIn(email: string): Promise<{ cookie: string; setCookie: string }> {
-  const code = await requestCode(email);
-  const r = await call<{ user: { email: string } }>("/api/auth/verify", { method: "POST", body: JSON.stringify({ email, code }) });
+async function signIn(email: string, c: Client = newClient()): Promise<{ cookie: string; setCookie: string }> {
+  const code = await requestCode(email, c);
+  const r = await call<{ user: { email: string } }>("/api/auth/verify", { method: "POST", headers: clientHeaders(c), body: JSON.stringify({ email, code }) });
   expect(r.status).toBe(200);
   expect(r.body.user.email).toBe(email);
   const setCookie = r.headers.get("set-cookie")!;
   return { cookie: setCookie.split(";")[0]!, setCookie };
 }
 
-const verify = (email: string, code: string) => call("/api/auth/verify", { method: "POST", body: JSON.stringify({ email, code }) });
+const verify = (email: string, code: string, c: Client = client) =>
+  call("/api/auth/verify", { method: "POST", headers: clientHeaders(c), body: JSON.stringify({ email, code }) });
 
 describe("builtin sign-in", () => {
   it("announces the mode and refuses unauthenticated calls", async () => {
@@ -66,7 +93,7 @@ describe("builtin sign-in", () => {
     const r = await verify(email, code);
     expect(r.status).toBe(200);
     const setCookie = r.headers.get("set-cookie")!;
-    expect(setCookie).toMatch(/^baton_session=[A-Za-z0-9_-]{40,};/);
+    expect(setCookie).toMatch(/^__Host-baton_session=[A-Za-z0-9_-]{40,};/);
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
     expect(setCookie).toMatch(/Max-Age=\d+/);
@@ -80,18 +107,21 @@ describe("builtin sign-in", () => {
     expect((await verify(email, code)).status).toBe(401);
   });
 
-  it("marks the cookie Secure on a non-loopback host", async () => {
+  it("marks the cookie Secure on a non-loopback host, and on loopback too unless the local stack started the server", async () => {
     const email = "secure@team.example";
     await requestCode(email);
     const code = /\b(\d{6,})\b/.exec((await outbox(email)).at(-1)!.text)![1]!;
     const site = "https://baton.example";
     const r = await exports.default.fetch(`${site}/api/auth/verify`, {
       method: "POST",
-      headers: { "content-type": "application/json", Origin: site },
+      headers: { "content-type": "application/json", Origin: site, ...clientHeaders(client) },
       body: JSON.stringify({ email, code }),
     });
     expect(r.status).toBe(200);
     expect(r.headers.get("set-cookie")).toMatch(/;\s*Secure/i);
+    // This project's server was not started by the local stack: a `Host: localhost` request changes nothing.
+    const local = await signIn("secure@team.example");
+    expect(local.setCookie).toMatch(/^__Host-baton_session=.*;\s*Secure/i);
   });
 
   it("burns a code after too many wrong guesses and expires codes", async () => {
@@ -118,7 +148,7 @@ describe("builtin sign-in", () => {
   it("rate limits code requests per address", async () => {
     const email = "spam@team.example";
     for (let i = 0; i < MAX_CODES_PER_WINDOW; i++) await requestCode(email);
-    const r = await call("/api/auth/code", { method: "POST", body: JSON.stringify({ email }) });
+    const r = await askCode(email);
     expect(r.status).toBe(429);
     expect((await outbox(email)).length).toBe(MAX_CODES_PER_WINDOW);
   });
@@ -157,7 +187,7 @@ describe("builtin sign-in", () => {
     expect((await call("/api/me", { headers: { Cookie: a.cookie } })).status).toBe(200);
     const out = await call("/api/auth/signout", { method: "POST", headers: { Cookie: a.cookie } });
     expect(out.status).toBe(200);
-    expect(out.headers.get("set-cookie")).toMatch(/baton_session=;.*Max-Age=0/i);
+    expect(out.headers.get("set-cookie")).toMatch(/__Host-baton_session=;.*Max-Age=0/i);
     expect((await call("/api/me", { headers: { Cookie: a.cookie } })).status).toBe(401);
 
     const b = await signIn("alice@example.com");
@@ -175,6 +205,117 @@ describe("builtin sign-in", () => {
     // The session survived the forged sign-out.
     expect((await call("/api/me", { headers: { Cookie: cookie } })).status).toBe(200);
     expect(ORIGIN).toBe("http://localhost");
+  });
+});
+
+/** Alice (allow-listed) pairs a machine, starts a session and adds `email` with `role`. */
+async function aliceSessionWith(email: string, role: "member" | "viewer") {
+  const { cookie } = await signIn("alice@example.com");
+  const h = { Cookie: cookie };
+  const pair = await call<{ machine: { id: string }; token: string }>("/api/machines", { method: "POST", headers: h, body: "{}" });
+  expect(pair.status).toBe(201);
+  const daemon = new TestDaemon(pair.body.token);
+  await daemon.connect();
+  const s = await call<{ session: { id: string }; members: { userId: string; email: string }[] }>("/api/sessions", {
+    method: "POST",
+    headers: h,
+    body: JSON.stringify({ machineId: pair.body.machine.id, agentId: "demo", cwd: "/work" }),
+  });
+  expect(s.status).toBe(201);
+  const added = await call<{ members: { userId: string; email: string }[] }>(`/api/sessions/${s.body.session.id}/members`, {
+    method: "POST",
+    headers: h,
+    body: JSON.stringify({ email, role }),
+  });
+  expect(added.status).toBe(201);
+  const guestId = added.body.members.find((m) => m.email === email)!.userId;
+  return { aliceCookie: cookie, machineId: pair.body.machine.id, sessionId: s.body.session.id, daemon, guestId };
+}
+
+describe("the allow list is a closed boundary", () => {
+  it("an invited-only address is a guest: its sessions and nothing else; removal from its last session ends its sign-in", async () => {
+    const guest = "gina@elsewhere.example";
+    const { aliceCookie, machineId, sessionId, daemon, guestId } = await aliceSessionWith(guest, "member");
+    const g = await signIn(guest);
+    const h = { Cookie: g.cookie };
+    expect((await call("/api/me", { headers: h })).body).toMatchObject({ email: guest, scope: "guest" });
+    expect((await call("/api/me", { headers: { Cookie: aliceCookie } })).body).toMatchObject({ scope: "full" });
+    // Inside the session: a member as invited.
+    const v = await AuthedViewer.open(sessionId, h);
+    expect(v.welcome()?.viewer.role).toBe("member");
+    // Outside it: no machines, no sessions, no invitations.
+    expect((await call("/api/machines", { method: "POST", headers: h, body: "{}" })).status).toBe(403);
+    expect((await call("/api/machines", { headers: h })).body).toEqual({ machines: [] });
+    const create = await call("/api/sessions", { method: "POST", headers: h, body: JSON.stringify({ machineId, agentId: "demo", cwd: "/work" }) });
+    expect(create.status).toBe(403);
+    const invite = await call(`/api/sessions/${sessionId}/members`, { method: "POST", headers: h, body: JSON.stringify({ email: "outsider@evil.example", role: "member" }) });
+    expect(invite.status).toBe(403);
+    // The outsider the guest tried to invite cannot sign in.
+    expect((await askCode("outsider@evil.example")).status).toBe(200);
+    expect(await outbox("outsider@evil.example")).toEqual([]);
+
+    // Alice removes the guest: socket closed, every sign-in of the guest ended, no new code mailed.
+    expect((await call(`/api/sessions/${sessionId}/members/${guestId}`, { method: "DELETE", headers: { Cookie: aliceCookie } })).status).toBe(200);
+    await waitFor(() => v.closed !== null, "guest socket closed");
+    expect((await call("/api/me", { headers: h })).status).toBe(401);
+    const mailsBefore = (await outbox(guest)).length;
+    expect((await askCode(guest, newClient())).status).toBe(200);
+    expect((await outbox(guest)).length).toBe(mailsBefore);
+    daemon.close();
+  });
+});
+
+describe("sign-in limits cannot be turned against a person", () => {
+  it("a stranger's code requests and wrong guesses for an address leave that person's code and new codes working", async () => {
+    const email = "victim@team.example";
+    const victim = newClient();
+    const pending = await requestCode(email, victim);
+    const stranger = newClient();
+    for (let i = 0; i < MAX_CODES_PER_WINDOW; i++) await requestCode(email, stranger);
+    expect((await askCode(email, stranger)).status).toBe(429);
+    for (let i = 0; i < MAX_CODE_ATTEMPTS; i++) await verify(email, "000000", stranger);
+    // The victim's pending code was neither superseded nor burnt; a fresh one is also still issued.
+    expect((await verify(email, pending, victim)).status).toBe(200);
+    const again = newClient();
+    const fresh = await requestCode(email, again);
+    expect((await verify(email, fresh, again)).status).toBe(200);
+  });
+
+  it("a code only works in the browser that asked for it", async () => {
+    const email = "bound@team.example";
+    const asker = newClient();
+    const code = await requestCode(email, asker);
+    expect((await verify(email, code, newClient())).body).toMatchObject({ error: { code: "BAD_CODE" } });
+    expect((await verify(email, code, { ip: asker.ip })).status).toBe(401);
+    expect((await verify(email, code, asker)).status).toBe(200);
+  });
+
+  it("bounds what one client can trigger across addresses, and mail to one address from everyone", async () => {
+    const spammer = newClient();
+    for (let i = 0; i < MAX_CODES_PER_CLIENT; i++) await requestCode(`target${i}@team.example`, spammer);
+    const over = await askCode("target-next@team.example", spammer);
+    expect(over.status).toBe(429);
+    expect(over.body).toMatchObject({ error: { message: expect.stringMatching(/from here/) } });
+    expect(await outbox("target-next@team.example")).toEqual([]);
+    // Another client is unaffected.
+    await requestCode("target-next@team.example", newClient());
+
+    const email = "inbox@team.example";
+    for (let sent = 0; sent < MAX_CODES_PER_ADDRESS; ) {
+      const c = newClient();
+      for (let i = 0; i < MAX_CODES_PER_WINDOW && sent < MAX_CODES_PER_ADDRESS; i++, sent++) await requestCode(email, c);
+    }
+    const capped = await askCode(email, newClient());
+    expect(capped.status).toBe(429);
+    expect(capped.body).toMatchObject({ error: { message: expect.stringMatching(/this address/) } });
+    expect((await outbox(email)).length).toBe(MAX_CODES_PER_ADDRESS);
+  });
+
+  it("a session cookie sent twice (shadowed) signs nobody in", async () => {
+    const a = await signIn("alice@example.com");
+    expect((await call("/api/me", { headers: { Cookie: a.cookie } })).status).toBe(200);
+    const name = a.cookie.split("=")[0]!;
+    expect((await call("/api/me", { headers: { Cookie: `${name}=forged; ${a.cookie}` } })).status).toBe(401);
   });
 });
 

@@ -4,7 +4,6 @@
  */
 import { newSecret, sha256Hex, type User } from "../directory";
 
-export const SESSION_COOKIE = "baton_session";
 /** A signed-in browser stays signed in for a month; sign-out deletes the row at once. */
 export const AUTH_SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
 
@@ -29,4 +28,9 @@ export async function userForAuthSession(db: D1Database, value: string | undefin
 export async function deleteAuthSession(db: D1Database, value: string | undefined): Promise<void> {
   if (!value) return;
   await db.prepare("DELETE FROM auth_sessions WHERE id_hash = ?").bind(await sha256Hex(value)).run();
+}
+
+/** Signs a user out of every browser (a guest's last invitation was withdrawn). */
+export async function deleteAuthSessionsOf(db: D1Database, userId: string): Promise<void> {
+  await db.prepare("DELETE FROM auth_sessions WHERE user_id = ?").bind(userId).run();
 }

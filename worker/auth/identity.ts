@@ -1,23 +1,26 @@
 /**
  * Who is calling. Modes (env AUTH_MODE):
- * - "dev": a fixed local identity — only for `npm start` and tests, and only for requests to a loopback
- *   host, so a mistaken deploy with AUTH_MODE=dev is closed, not open.
+ * - "dev": a fixed local identity — only on a server the local stack started (`LOCAL_STACK`) and only for
+ *   requests to a loopback host, so a mistaken deploy with AUTH_MODE=dev is closed, not open.
  * - "access": Cloudflare Access in front; the `Cf-Access-Jwt-Assertion` JWT is verified (worker/auth/access-jwt.ts).
  * - "builtin": email + one-time code sign-in; a session cookie (worker/auth/login-codes.ts, auth-sessions.ts).
  * Anything else (including unset) authenticates nobody.
  */
-import { upsertUser, type User } from "../directory";
+import type { AccountScope } from "../../shared/api";
+import { isInvited, upsertUser, type User } from "../directory";
+import { accountScope } from "./account-scope";
 import type { Env } from "../env";
 import { ACCESS_JWT_HEADER, verifyAccessJwt } from "./access-jwt";
-import { SESSION_COOKIE, userForAuthSession } from "./auth-sessions";
+import { userForAuthSession } from "./auth-sessions";
+import { isLocalStack, sessionCookieName } from "./local-stack";
 
 export const DEV_USER = { email: "dev@localhost", name: "Developer" } as const;
 
 export const AuthMode = { dev: "dev", access: "access", builtin: "builtin" } as const;
 export type AuthMode = (typeof AuthMode)[keyof typeof AuthMode];
 
-/** How the identity was proven: cookie-borne ones (Access also rides on a cookie) need CSRF checks. */
-export type Identity = { user: User; via: AuthMode };
+/** How the identity was proven (cookie-borne ones — Access also rides on a cookie — need CSRF checks) and its scope. */
+export type Identity = { user: User; via: AuthMode; scope: AccountScope };
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
@@ -30,30 +33,41 @@ export function authMode(env: Env): AuthMode | null {
   return m === "dev" || m === "access" || m === "builtin" ? m : null;
 }
 
-/** A cookie value from the Cookie header (first match), without a cookie library. */
+/**
+ * A cookie value from the Cookie header, without a cookie library. A name sent twice is refused: the
+ * second one was set by another host or path to shadow ours, and which one is genuine cannot be told.
+ */
 export function readCookie(request: Request, name: string): string | undefined {
+  let found: string | undefined;
   for (const part of (request.headers.get("Cookie") ?? "").split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      if (found !== undefined) return undefined;
+      found = part.slice(eq + 1).trim();
+    }
   }
-  return undefined;
+  return found;
 }
 
 export async function resolveIdentity(env: Env, request: Request): Promise<Identity | null> {
   const mode = authMode(env);
   switch (mode) {
     case "dev":
-      if (!isLoopback(request.url)) return null;
-      return { user: await upsertUser(env.DB, DEV_USER.email, DEV_USER.name), via: mode };
+      if (!isLocalStack(env) || !isLoopback(request.url)) return null;
+      return { user: await upsertUser(env.DB, DEV_USER.email, DEV_USER.name), via: mode, scope: "full" };
     case "access": {
       if (!env.ACCESS_TEAM_DOMAIN || !env.ACCESS_AUD) return null;
       const claims = await verifyAccessJwt({ teamDomain: env.ACCESS_TEAM_DOMAIN, audience: env.ACCESS_AUD }, request.headers.get(ACCESS_JWT_HEADER));
       if (!claims) return null;
-      return { user: await upsertUser(env.DB, claims.email, claims.name ?? claims.email.split("@")[0] ?? claims.email), via: mode };
+      return { user: await upsertUser(env.DB, claims.email, claims.name ?? claims.email.split("@")[0] ?? claims.email), via: mode, scope: "full" };
     }
     case "builtin": {
-      const user = await userForAuthSession(env.DB, readCookie(request, SESSION_COOKIE));
-      return user ? { user, via: mode } : null;
+      const user = await userForAuthSession(env.DB, readCookie(request, sessionCookieName(env)));
+      if (!user) return null;
+      const scope = accountScope(mode, user.email, env);
+      // A guest's sign-in lasts as long as one invitation does.
+      if (scope === "guest" && !(await isInvited(env.DB, user.email))) return null;
+      return { user, via: mode, scope };
     }
     case null:
       return null;

@@ -50,6 +50,11 @@ describe("identity helpers", () => {
     expect(readCookie(new Request("http://x/"), "baton_session")).toBeUndefined();
   });
 
+  it("refuses a cookie sent twice under one name (a shadowing cookie set by a sibling host or path)", () => {
+    const r = new Request("http://x/", { headers: { Cookie: "baton_session=attacker; baton_session=mine" } });
+    expect(readCookie(r, "baton_session")).toBeUndefined();
+  });
+
   it("derives the Access issuer from the team domain however it was written", () => {
     for (const d of ["team.cloudflareaccess.com", "https://team.cloudflareaccess.com/", "http://team.cloudflareaccess.com"])
       expect(accessIssuer(d)).toBe("https://team.cloudflareaccess.com");

@@ -1,7 +1,12 @@
 /**
  * Built-in sign-in, part 1: one-time email codes. A code is random digits, stored only as
- * HMAC-SHA-256(AUTH_SECRET, email:code), valid for a few minutes, good for a few guesses, and a new
- * request supersedes the previous code. Requests are rate limited per address.
+ * HMAC-SHA-256(AUTH_SECRET, email:binding:code), valid for a few minutes, good for a few guesses.
+ *
+ * A code is bound to the browser that asked for it (`binding`: a random value in that browser's login
+ * cookie), so a stranger asking for codes or guessing for someone's address only ever touches codes of
+ * their own: they can neither supersede nor burn the person's code. A new request supersedes only the
+ * same browser's previous code. Limits: per address and client, per client across addresses (what one
+ * client can trigger), and per address overall (mail volume to one inbox).
  */
 
 /** Digits per code: 10^6 values against MAX_CODE_ATTEMPTS guesses per code and MAX_CODES_PER_WINDOW codes per window. */
@@ -10,11 +15,22 @@ export const LOGIN_CODE_DIGITS = 6;
 export const LOGIN_CODE_TTL_MS = 10 * 60_000;
 /** Wrong guesses allowed per code before it is burnt (≈ 5 in a million chance per code). */
 export const MAX_CODE_ATTEMPTS = 5;
-/** Codes one address may request per window: stops mail-bombing and bounds total guesses per hour. */
+/** Codes one client may request for one address per window: bounds its guesses per hour (5 × 5 per address). */
 export const MAX_CODES_PER_WINDOW = 5;
+/** Codes one client may request across all addresses per window: what one client can make the server mail. */
+export const MAX_CODES_PER_CLIENT = 10;
+/**
+ * Codes one address may receive per window from all clients together: bounds mail volume to an inbox. Above
+ * MAX_CODES_PER_CLIENT, so no single client can use it up and lock the person out.
+ */
+export const MAX_CODES_PER_ADDRESS = 20;
 export const CODE_WINDOW_MS = 60 * 60_000;
 
 export type CodeCheck = "ok" | "invalid" | "expired" | "too_many_attempts";
+export type CodeIssue = { code: string } | "rate_limited_address" | "rate_limited_client";
+
+/** Who asks: the client (its IP as the edge reports it) and the asking browser's login-cookie value. */
+export type CodeRequester = { client: string; binding: string };
 
 /** Uniform random digits (rejection sampling: no modulo bias). */
 export function randomDigits(n: number): string {
@@ -58,30 +74,55 @@ export function allowListed(email: string, emails: string | undefined, domains: 
   return list(domains).some((d) => d.replace(/^@/, "") === domain);
 }
 
-/** Issues a fresh code for `email` (superseding older ones), or "rate_limited". */
-export async function issueLoginCode(db: D1Database, secret: string, email: string, now = Date.now()): Promise<{ code: string } | "rate_limited"> {
-  const recent = await db
-    .prepare("SELECT COUNT(*) AS n FROM login_codes WHERE email = ? AND created_at > ?")
-    .bind(email, now - CODE_WINDOW_MS)
-    .first<{ n: number }>();
-  if ((recent?.n ?? 0) >= MAX_CODES_PER_WINDOW) return "rate_limited";
+/**
+ * Issues a fresh code for `email` to one browser (superseding that browser's older code), unless a limit
+ * is reached: this client for this address or for all addresses → `rate_limited_client`; the address
+ * from all clients → `rate_limited_address`.
+ */
+export async function issueLoginCode(db: D1Database, secret: string, email: string, who: CodeRequester, now = Date.now()): Promise<CodeIssue> {
+  const since = now - CODE_WINDOW_MS;
+  const counts = await db
+    .prepare(
+      `SELECT
+         SUM(CASE WHEN email = ?1 AND client = ?2 THEN 1 ELSE 0 END) AS mine,
+         SUM(CASE WHEN client = ?2 THEN 1 ELSE 0 END) AS client,
+         SUM(CASE WHEN email = ?1 THEN 1 ELSE 0 END) AS address
+       FROM login_codes WHERE created_at > ?3 AND (email = ?1 OR client = ?2)`,
+    )
+    .bind(email, who.client, since)
+    .first<{ mine: number | null; client: number | null; address: number | null }>();
+  if ((counts?.mine ?? 0) >= MAX_CODES_PER_WINDOW || (counts?.client ?? 0) >= MAX_CODES_PER_CLIENT) return "rate_limited_client";
+  if ((counts?.address ?? 0) >= MAX_CODES_PER_ADDRESS) return "rate_limited_address";
   const code = randomDigits(LOGIN_CODE_DIGITS);
+  const binding = await bindingHash(who.binding);
   await db.batch([
-    db.prepare("UPDATE login_codes SET consumed_at = ? WHERE email = ? AND consumed_at IS NULL").bind(now, email),
+    db.prepare("UPDATE login_codes SET consumed_at = ? WHERE email = ? AND binding = ? AND consumed_at IS NULL").bind(now, email, binding),
     db
-      .prepare("INSERT INTO login_codes (id, email, code_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)")
-      .bind(crypto.randomUUID(), email, await hmacHex(secret, `${email}:${code}`), now, now + LOGIN_CODE_TTL_MS),
+      .prepare("INSERT INTO login_codes (id, email, code_hash, created_at, expires_at, client, binding) VALUES (?, ?, ?, ?, ?, ?, ?)")
+      .bind(crypto.randomUUID(), email, await hmacHex(secret, `${email}:${who.binding}:${code}`), now, now + LOGIN_CODE_TTL_MS, who.client, binding),
     // Housekeeping: rows older than the rate window are no longer needed for anything.
     db.prepare("DELETE FROM login_codes WHERE created_at < ?").bind(now - 2 * CODE_WINDOW_MS),
   ]);
   return { code };
 }
 
-/** Checks a guess against the newest live code; counts the attempt first, consumes the code on success. */
-export async function checkLoginCode(db: D1Database, secret: string, email: string, guess: string, now = Date.now()): Promise<CodeCheck> {
+/** The login cookie's value is a secret of that browser: D1 keeps only its hash, to find the browser's codes. */
+async function bindingHash(binding: string): Promise<string> {
+  const d = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(binding));
+  return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Checks a guess against the newest live code this browser asked for; counts the attempt first, consumes
+ * the code on success. Another browser's codes (a stranger's, or the person's own other device) are untouched.
+ */
+export async function checkLoginCode(db: D1Database, secret: string, email: string, binding: string, guess: string, now = Date.now()): Promise<CodeCheck> {
+  if (!binding) return "invalid";
   const row = await db
-    .prepare("SELECT id, code_hash, expires_at, attempts FROM login_codes WHERE email = ? AND consumed_at IS NULL ORDER BY created_at DESC LIMIT 1")
-    .bind(email)
+    .prepare(
+      "SELECT id, code_hash, expires_at, attempts FROM login_codes WHERE email = ? AND binding = ? AND consumed_at IS NULL ORDER BY created_at DESC LIMIT 1",
+    )
+    .bind(email, await bindingHash(binding))
     .first<{ id: string; code_hash: string; expires_at: number; attempts: number }>();
   if (!row) return "invalid";
   if (row.expires_at <= now) return "expired";
@@ -91,7 +132,7 @@ export async function checkLoginCode(db: D1Database, secret: string, email: stri
     .first<{ attempts: number }>();
   if (!counted) return "too_many_attempts";
   const digits = guess.replace(/\s+/g, "");
-  if (!/^\d+$/.test(digits) || !constantTimeEqual(await hmacHex(secret, `${email}:${digits}`), row.code_hash)) {
+  if (!/^\d+$/.test(digits) || !constantTimeEqual(await hmacHex(secret, `${email}:${binding}:${digits}`), row.code_hash)) {
     return counted.attempts >= MAX_CODE_ATTEMPTS ? "too_many_attempts" : "invalid";
   }
   const consumed = await db.prepare("UPDATE login_codes SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL").bind(now, row.id).run();

@@ -10,6 +10,7 @@ import { api, type PairResult } from "../lib/api";
 import { sentence, timeAgo } from "../lib/format";
 import { toast } from "../lib/toasts";
 import { UserMenu } from "./UserMenu";
+import { useMe } from "../lib/auth";
 import "../home.css";
 import "../team.css";
 
@@ -79,6 +80,14 @@ export function Machines() {
         <UserMenu />
       </header>
 
+      <Show
+        when={useMe()?.scope !== "guest"}
+        fallback={
+          <p class="card guest-note" data-testid="guest-note">
+            Your account was invited to sessions. Pairing machines needs an account on this server's allow list.
+          </p>
+        }
+      >
       <form class="card" data-testid="pair-form" onSubmit={pair}>
         <h2>
           <Plus size={18} aria-hidden="true" /> Pair a machine
@@ -105,6 +114,7 @@ export function Machines() {
           {(p) => <PairedCommand result={p()} online={pairedOnline()} onDone={() => setPaired(null)} />}
         </Show>
       </form>
+      </Show>
 
       <section class="card">
         <h2>

@@ -10,13 +10,17 @@ import { toast } from "../lib/toasts";
 import "../home.css";
 import "../team.css";
 import { UserMenu } from "./UserMenu";
+import { useMe } from "../lib/auth";
 import { statusLabel, timeAgo } from "../lib/format";
 import { createBody, pickAgent, pickCwd, pickMachine, shortPath, sortSessions } from "../session/new-session-logic";
 
 export function SessionList() {
   const navigate = useNavigate();
+  const me = useMe();
+  const isGuest = () => me?.scope === "guest";
   const [sessions] = createResource(() => api.sessions());
-  const [machines] = createResource(() => api.machines());
+  // A guest (invited-only account) has no machines to list: no request.
+  const [machines] = createResource(() => (isGuest() ? [] : api.machines()));
   const [machineId, setMachineId] = createSignal("");
   const [agentId, setAgentId] = createSignal("");
   const [typedCwd, setTypedCwd] = createSignal<string | null>(null);
@@ -61,6 +65,14 @@ export function SessionList() {
         </nav>
       </header>
 
+      <Show
+        when={!isGuest()}
+        fallback={
+          <p class="card guest-note" data-testid="guest-note">
+            You were invited to the sessions below. Starting sessions and pairing machines needs an account on this server's allow list.
+          </p>
+        }
+      >
       <form class="card new-session" data-testid="new-session" onSubmit={create}>
         <h2>
           <Plus size={18} aria-hidden="true" /> New session
@@ -142,6 +154,7 @@ export function SessionList() {
           </button>
         </div>
       </form>
+      </Show>
 
       <section class="card">
         <h2>Sessions</h2>
