@@ -1,6 +1,10 @@
 /**
  * Stick-to-bottom for the transcript: follows new content while the reader is at the bottom, stops
  * when they scroll up, and offers `jump()` back. Reactive primitive (`create*`).
+ *
+ * Only the reader moving UP stops following. Growth never moves the scroll position up, but it can leave
+ * the bottom out of reach for a moment (content landing between our scroll and its scroll event, a smooth
+ * `jump()` still on its way down): deciding by distance alone read those moments as "the reader left".
  */
 import { createSignal, onCleanup, onMount } from "solid-js";
 
@@ -20,9 +24,14 @@ export function createFollow(scroller: () => HTMLElement | undefined, content: (
     const el = scroller();
     const inner = content();
     if (!el) return;
+    let lastTop = el.scrollTop;
     const onScroll = () => {
+      const top = el.scrollTop;
+      const movedUp = top < lastTop - 1;
+      lastTop = top;
       if (programmatic) return;
-      setFollowing(el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_PX);
+      if (el.scrollHeight - top - el.clientHeight < NEAR_PX) setFollowing(true);
+      else if (movedUp) setFollowing(false);
     };
     el.addEventListener("scroll", onScroll, { passive: true });
     // Content grows (streamed text, new rows) or the viewport shrinks (keyboard): keep the bottom.

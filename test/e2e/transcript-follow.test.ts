@@ -1,0 +1,68 @@
+// Sending a message always brings the sender to it: in a session long enough to scroll, the user's own
+// message and the answer to it end up on screen (issue: after `config`'s short reply, "hello again" and
+// its answer stayed ~410 px below the fold behind a ↓ button).
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DESKTOP, PHONE, launch, shot } from "./browser";
+import { type Stack, createSession, NodeViewer, startTestStack, waitFor } from "./support";
+
+let stack: Stack;
+let browser: Browser;
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startTestStack(), launch()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+async function send(page: Page, v: NodeViewer, text: string) {
+  const before = v.ofKind("session_status").filter((s) => s.state === "idle" && s.stopReason).length;
+  await page.getByTestId("composer-input").fill(text);
+  await page.getByTestId("send-button").click();
+  await waitFor(() => v.ofKind("session_status").filter((s) => s.state === "idle" && s.stopReason).length > before, `"${text}" answered`, 30_000);
+}
+
+/** How far the element's bottom is below the transcript's visible bottom (≤ 0: on screen). */
+async function belowFold(page: Page, text: string): Promise<number> {
+  const row = page.getByTestId("row-user").filter({ hasText: text }).last();
+  await row.waitFor();
+  return row.evaluate((el) => {
+    const scroller = el.closest("[data-testid=transcript]")?.parentElement ?? document.scrollingElement!;
+    let s: HTMLElement | null = el.parentElement;
+    while (s && !(s.scrollHeight > s.clientHeight && getComputedStyle(s).overflowY !== "visible")) s = s.parentElement;
+    const box = (s ?? scroller).getBoundingClientRect();
+    return el.getBoundingClientRect().bottom - box.bottom;
+  });
+}
+
+describe("the transcript follows your own message", () => {
+  for (const [name, profile] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    it(`${name}: hello, config, hello again — each sent message and its answer end on screen`, async () => {
+      const sessionId = await createSession(stack.url);
+      const v = await new NodeViewer(stack.url, sessionId).open();
+      await waitFor(() => v.status() === "idle", "ready");
+      const ctx = await browser.newContext(profile);
+      const page = await ctx.newPage();
+      await page.goto(`${stack.url}/s/${sessionId}`);
+      // Long enough to scroll several screens.
+      for (let i = 0; i < 3; i++) await send(page, v, `filler ${i}`);
+      await send(page, v, "hello");
+      await send(page, v, "config");
+      await send(page, v, "hello again");
+      await page.getByTestId("row-agent").last().waitFor();
+      // Let the last frames land (streaming, row mounting, the smooth scroll).
+      await page.waitForTimeout(800);
+      expect(await belowFold(page, "hello again")).toBeLessThanOrEqual(0);
+      expect(await page.getByRole("button", { name: "Jump to latest" }).isVisible()).toBe(false);
+      await shot(page, `${name}-follow-own-message`);
+      v.close();
+      await ctx.close();
+    });
+  }
+});
