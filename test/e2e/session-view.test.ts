@@ -1,6 +1,6 @@
-// Sending a message always brings the sender to it: in a session long enough to scroll, the user's own
-// message and the answer to it end up on screen (issue: after `config`'s short reply, "hello again" and
-// its answer stayed ~410 px below the fold behind a ↓ button).
+// The session view as a new user meets it, desktop and phone: sending a message always brings the
+// sender to it (after `config`'s short reply, "hello again" and its answer once stayed ~410 px below the
+// fold behind a ↓ button); header popovers fit a 390 px screen.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE, launch, shot } from "./browser";
@@ -65,4 +65,26 @@ describe("the transcript follows your own message", () => {
       await ctx.close();
     });
   }
+});
+
+describe("header popovers on a phone", () => {
+  it("Session settings and Members open fully on screen at 390 px", async () => {
+    const sessionId = await createSession(stack.url);
+    const ctx = await browser.newContext(PHONE);
+    const page = await ctx.newPage();
+    await page.goto(`${stack.url}/s/${sessionId}`);
+    for (const [button, panel] of [
+      ["settings-button", "settings-panel"],
+      ["members-button", "members-panel"],
+    ] as const) {
+      await page.getByTestId(button).click();
+      const box = (await page.getByTestId(panel).boundingBox())!;
+      expect(box.x, `${panel} left edge`).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, `${panel} right edge`).toBeLessThanOrEqual(390);
+      await shot(page, `phone-${panel}`);
+      await page.keyboard.press("Escape");
+      await page.getByTestId(panel).waitFor({ state: "detached" });
+    }
+    await ctx.close();
+  });
 });
