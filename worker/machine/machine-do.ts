@@ -15,6 +15,8 @@
  * - Commands to the daemon are numbered and kept in `down_outbox` until acked; resent after hello.
  * - A new daemon epoch (process restart) drops what targeted the old process and tells every room.
  */
+import { checkDaemonProtocol, CLOSE_UPGRADE_REQUIRED, UPGRADE_REQUIRED, upgradeCommand } from "../../shared/protocol-version";
+import { recordDaemonVersion } from "../device-auth";
 import { DurableObject } from "cloudflare:workers";
 import { assertNever } from "../../shared/blocks";
 import { DEFAULT_MACHINE_BUDGET, MAX_TUNNEL_BACKLOG_BYTES, MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
@@ -154,6 +156,15 @@ export class Machine extends DurableObject<Env> {
   }
 
   private async onHello(ws: WebSocket, hello: Hello): Promise<void> {
+    const protocol = checkDaemonProtocol(hello.protocolVersion);
+    const machineId = this.store.get<string>("machine_id");
+    if (machineId) await recordDaemonVersion(this.env.DB, machineId, hello.version, hello.protocolVersion);
+    if (!protocol.ok) {
+      // Refused before anything is stored: the daemon reports the message and stops retrying.
+      this.send(ws, { type: "error", code: UPGRADE_REQUIRED, message: protocol.message });
+      ws.close(CLOSE_UPGRADE_REQUIRED, protocol.reason === "too_old" ? `upgrade the daemon: ${upgradeCommand}` : "daemon newer than the server");
+      return;
+    }
     const previousEpoch = this.store.get<string>("epoch");
     const restarted = previousEpoch !== null && previousEpoch !== hello.epoch;
     if (previousEpoch !== hello.epoch) {
