@@ -162,7 +162,7 @@ export class Machine extends DurableObject<Env> {
     if (!protocol.ok) {
       // Refused before anything is stored: the daemon reports the message and stops retrying.
       this.send(ws, { type: "error", code: UPGRADE_REQUIRED, message: protocol.message });
-      ws.close(CLOSE_UPGRADE_REQUIRED, protocol.reason === "too_old" ? `upgrade the daemon: ${upgradeCommand}` : "daemon newer than the server");
+      ws.close(CLOSE_UPGRADE_REQUIRED, protocol.reason === "too_old" ? `upgrade the daemon: ${upgradeCommand}` : "the daemon is newer than the server: update the server");
       return;
     }
     const previousEpoch = this.store.get<string>("epoch");
