@@ -15,6 +15,7 @@ const TARGET = `node${/\d+/.exec(pkg.engines.node)[0]}`;
 
 rmSync(OUT, { recursive: true, force: true });
 const result = await build({
+  absWorkingDir: ROOT,
   entryPoints: { baton: join(DAEMON, "src", "cli.ts"), "demo-agent": join(DAEMON, "demo-agent", "main.ts") },
   outdir: OUT,
   outExtension: { ".js": ".mjs" },
@@ -39,7 +40,8 @@ for (const input of Object.keys(result.metafile.inputs)) {
   const at = parts.lastIndexOf("node_modules");
   if (at < 0) continue;
   const name = parts[at + 1].startsWith("@") ? `${parts[at + 1]}/${parts[at + 2]}` : parts[at + 1];
-  const dir = join(ROOT, ...parts.slice(0, at + 1 + name.split("/").length));
+  // Metafile paths are relative to absWorkingDir (and may climb out of it through a symlinked node_modules).
+  const dir = resolve(ROOT, ...parts.slice(0, at + 1 + name.split("/").length));
   packages.set(name, dir);
 }
 const sections = [];
@@ -51,4 +53,5 @@ for (const [name, dir] of [...packages].sort(([a], [b]) => a.localeCompare(b))) 
 }
 writeFileSync(join(OUT, "THIRD_PARTY_LICENSES.md"), `# Third-party code bundled in ${pkg.name}\n\n${sections.join("\n")}`);
 if (!existsSync(join(OUT, "demo-agent.mjs"))) throw new Error("demo agent was not built");
-console.log(`built ${pkg.name} ${pkg.version} → ${relative(ROOT, OUT)}/ (baton.mjs, demo-agent.mjs; bundled: ${[...packages.keys()].join(", ")})`);
+// stderr: `npm pack --json` prints its JSON on stdout after this script (prepack).
+process.stderr.write(`built ${pkg.name} ${pkg.version} → ${relative(ROOT, OUT)}/ (baton.mjs, demo-agent.mjs; bundled: ${[...packages.keys()].join(", ")})\n`);
