@@ -10,8 +10,10 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain .mjs module without types
 import { startStack } from "../../scripts/dev-stack.mjs";
-import { TUNNEL_PROTOCOL_VERSION } from "../../shared/protocol-version";
-import { DESKTOP, launch, PHONE, shot } from "./browser";
+import WebSocket from "ws";
+import { CLOSE_UPGRADE_REQUIRED, TUNNEL_PROTOCOL_VERSION } from "../../shared/protocol-version";
+import { TUNNEL_TOKEN_HEADER } from "../../shared/tunnel-protocol";
+import { DESKTOP, launch, PHONE, shot, SHOTS } from "./browser";
 import { FAST_DEMO, freePort, waitFor } from "./support";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -153,18 +155,36 @@ describe("the daemon package", () => {
     // The demo agent's markdown reply: a "Demo reply" heading and an echo of the prompt.
     await page.getByRole("heading", { name: "Demo reply" }).waitFor({ timeout: 30_000 });
 
-    // The Machines page: install commands for this server, the daemon's version.
+    // A daemon from before protocol versioning (its hello has no protocolVersion) is refused, and says so.
+    const pair = (await (await fetch(`${stack.url}/api/dev/pair`, { method: "POST", body: JSON.stringify({ name: "Old laptop" }) })).json()) as { token: string };
+    const old = new WebSocket(`${stack.url.replace("http", "ws")}/api/tunnel`, { headers: { [TUNNEL_TOKEN_HEADER]: pair.token } });
+    const refusal = new Promise<{ code: number; reason: string; error: string }>((resolve) => {
+      let error = "";
+      old.on("message", (d) => (error = String(d)));
+      old.on("close", (code, reason) => resolve({ code, reason: String(reason), error }));
+    });
+    old.on("open", () =>
+      old.send(JSON.stringify({ type: "hello", epoch: "old-1", version: "0.0.9", hostname: "old-laptop", agents: [], roots: [tmpdir()], sessions: [], lastSeenDown: 0 })),
+    );
+    const refused = await refusal;
+    expect(refused.code).toBe(CLOSE_UPGRADE_REQUIRED);
+    expect(refused.reason).toContain("npm i -g baton-acp");
+    expect(JSON.parse(refused.error)).toMatchObject({ type: "error", code: "UPGRADE_REQUIRED" });
+
+    // The Machines page: install commands for this server, each daemon's version, the old one flagged.
     await page.goto(`${stack.url}/machines`);
-    await page.getByTestId("machine-row").first().waitFor();
+    await page.getByTestId("daemon-outdated").waitFor();
     expect(await page.getByTestId("login-command").textContent()).toBe(`baton login ${stack.url}`);
-    expect(await page.getByTestId("machine-row").first().textContent()).toContain(`daemon ${version}`);
-    await shot(page, "machines-1280");
+    const rows = page.getByTestId("machine-row");
+    expect(await rows.filter({ hasText: "Packaged daemon" }).textContent()).toContain(`daemon ${version}`);
+    expect(await rows.filter({ hasText: "Old laptop" }).getByTestId("daemon-outdated").textContent()).toContain("daemon 0.0.9 is too old for this server");
+    await page.screenshot({ path: join(SHOTS, "machines-1280.png"), fullPage: true });
     await desktop.close();
     const phone2 = await browser.newContext(PHONE);
     const mp = await phone2.newPage();
     await mp.goto(`${stack.url}/machines`);
-    await mp.getByTestId("machine-row").first().waitFor();
-    await shot(mp, "machines-390");
+    await mp.getByTestId("daemon-outdated").waitFor();
+    await mp.screenshot({ path: join(SHOTS, "machines-390.png"), fullPage: true });
     await phone2.close();
 
     // doctor, from the same install: server, token and the demo agent all fine.
