@@ -31,8 +31,9 @@ export function readInitialize(result: unknown): Extract<ProbeResult, { ok: true
   };
 }
 
-export async function probeAgent(launch: LaunchSpec, timeoutMs = PROBE_TIMEOUT_MS): Promise<ProbeResult> {
-  const proc = spawnAgent(launch, os.homedir());
+/** `cwd` must exist (spawn reports a missing cwd as the command missing): a root, or the temp dir. */
+export async function probeAgent(launch: LaunchSpec, cwd = os.tmpdir(), timeoutMs = PROBE_TIMEOUT_MS): Promise<ProbeResult> {
+  const proc = spawnAgent(launch, cwd);
   let buffer = "";
   try {
     const answer = new Promise<ProbeResult>((resolve) => {

@@ -29,7 +29,7 @@ describe("baton doctor", () => {
   });
 
   it("probes the real demo agent's initialize for its version and auth methods", async () => {
-    const r = await probeAgent(demoLaunch());
+    const r = await probeAgent(demoLaunch(), os.tmpdir());
     expect(r).toMatchObject({ ok: true, name: "Baton demo agent", version: expect.any(String) });
   });
 

@@ -4,6 +4,7 @@
  * server's protocol), roots, and each agent found (its version and how it authenticates, from `initialize`).
  */
 import fs from "node:fs";
+import os from "node:os";
 import { TUNNEL_PROTOCOL_VERSION, upgradeCommand } from "../../shared/protocol-version";
 import { TUNNEL_TOKEN_HEADER } from "../../shared/tunnel-protocol";
 import { detectAgents, type ResolvedAgent } from "./agent-presets";
@@ -96,7 +97,7 @@ export async function runDoctor(o: DaemonOptions, configFile: string, deps: Doct
   if (!found.length)
     checks.push({ name: "agents", ok: false, detail: "no coding agent found (only the built-in demo)", fix: `install one, e.g. ${AGENT_INSTALL_HINTS.claude}` });
   // One at a time: some agents are heavy to start.
-  for (const a of agents) checks.push(agentCheck(a, await probe(a.launch)));
+  for (const a of agents) checks.push(agentCheck(a, await probe(a.launch, ok[0] ?? os.tmpdir())));
   return checks;
 }
 
