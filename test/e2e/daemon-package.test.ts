@@ -136,8 +136,9 @@ describe("the daemon package", () => {
       const { machines } = (await (await fetch(`${stack.url}/api/machines`)).json()) as {
         machines: { id: string; name: string; online: boolean; daemonVersion: string | null; protocolVersion: number | null }[];
       };
-      return machines.find((m) => m.name === "Packaged daemon" && m.online);
-    }, "the packaged daemon online", 30_000);
+      // The version is recorded just after the welcome: wait for both.
+      return machines.find((m) => m.name === "Packaged daemon" && m.online && m.daemonVersion);
+    }, "the packaged daemon online, its version recorded", 30_000);
     expect(machine).toMatchObject({ daemonVersion: version, protocolVersion: TUNNEL_PROTOCOL_VERSION });
     expect(daemon.output()).not.toContain(config.token);
 
