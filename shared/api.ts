@@ -11,6 +11,9 @@ export const MachineSummary = z.object({
   agents: z.array(AgentInfo),
   roots: z.array(z.string()),
   lastSeenAt: z.number().nullable(),
+  /** What the daemon said in its last hello (null before it first connected). */
+  daemonVersion: z.string().nullable().optional(),
+  protocolVersion: z.number().nullable().optional(),
 });
 export type MachineSummary = z.infer<typeof MachineSummary>;
 

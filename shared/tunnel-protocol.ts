@@ -110,6 +110,8 @@ export const DaemonFrame = z.discriminatedUnion("type", [
     type: z.literal("hello"),
     epoch: z.string().min(1).max(64),
     version: z.string(),
+    /** TUNNEL_PROTOCOL_VERSION (shared/protocol-version.ts); absent from daemons before versioning. */
+    protocolVersion: z.number().int().min(0).max(1_000_000).optional(),
     hostname: z.string(),
     agents: z.array(AgentInfo),
     roots: z.array(z.string()),

@@ -15,6 +15,8 @@ type MachineRow = {
   online: number;
   last_seen_at: number | null;
   revoked_at: number | null;
+  daemon_version?: string | null;
+  protocol_version?: number | null;
 };
 
 export async function sha256Hex(text: string): Promise<string> {
@@ -50,6 +52,8 @@ function machineSummary(r: MachineRow): MachineSummary {
     agents: JSON.parse(r.agents_json) as AgentInfo[],
     roots: JSON.parse(r.roots_json) as string[],
     lastSeenAt: r.last_seen_at,
+    daemonVersion: r.daemon_version ?? null,
+    protocolVersion: r.protocol_version ?? null,
   };
 }
 

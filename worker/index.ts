@@ -30,6 +30,7 @@ import {
   upsertUser,
   type User,
 } from "./directory";
+import { daemonPublicRoutes, deviceApprovalRoutes } from "./device-routes";
 import { type Env, machineStub, roomStub } from "./env";
 import { MACHINE_ID_HEADER } from "./machine/machine-do";
 import { VIEWER_HEADER } from "./session-room/session-room-do";
@@ -59,6 +60,9 @@ app.get("/api/tunnel", async (c) => {
   headers.set(MACHINE_ID_HEADER, machine.id);
   return machineStub(c.env, machine.id).fetch(new Request(c.req.raw.url, { headers }));
 });
+
+// `baton login` (device code + poll) and `baton doctor`'s token check: daemons, no viewer identity.
+app.route("/api", daemonPublicRoutes);
 
 // Sign-in / sign-out / which mode (public: they are how a browser gets an identity).
 app.route("/api/auth", authRoutes);
@@ -93,6 +97,8 @@ for (const [method, path] of [
   ["POST", "/api/sessions/:id/members"],
   ["PATCH", "/api/sessions/:id/members/:userId"],
   ["DELETE", "/api/sessions/:id/members/:userId"],
+  ["GET", "/api/device/approvals/:userCode"],
+  ["POST", "/api/device/approvals/:userCode"],
 ] as const)
   app.on(method, path, fullAccountOnly);
 
@@ -115,6 +121,8 @@ app.delete("/api/machines/:id", async (c) => {
   await machineStub(c.env, m.id).disconnect("token revoked");
   return c.json({ ok: true });
 });
+
+app.route("/api/device/approvals", deviceApprovalRoutes);
 
 app.get("/api/sessions", async (c) => c.json({ sessions: await listSessions(c.env.DB, c.get("user").id) }));
 

@@ -3,6 +3,7 @@ import { ErrorBoundary } from "solid-js";
 import { render } from "solid-js/web";
 import "./styles.css";
 import { AuthGate } from "./views/AuthGate";
+import { MachineApprove } from "./views/MachineApprove";
 import { Machines } from "./views/Machines";
 import { SessionList } from "./views/SessionList";
 import { SessionView } from "./views/SessionView";
@@ -27,6 +28,7 @@ render(
         <Router>
           <Route path="/" component={SessionList} />
           <Route path="/machines" component={Machines} />
+          <Route path="/machines/approve" component={MachineApprove} />
           <Route path="/s/:id" component={SessionView} />
           <Route path="*" component={SessionList} />
         </Router>

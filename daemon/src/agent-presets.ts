@@ -2,6 +2,7 @@
  * Known ACP agents and how to launch them, plus custom agents from the config file.
  * Only agents found on this machine are advertised; detection never downloads anything.
  */
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
@@ -91,8 +92,15 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
 
 export const DEMO_AGENT_MAIN = fileURLToPath(new URL("../demo-agent/main.ts", import.meta.url));
 
-/** How to run the built-in demo agent: this Node with the tsx loader (absolute, so any cwd works). */
+/** The demo agent built beside the bundled CLI (daemon/dist/demo-agent.mjs in the npm package). */
+const BUILT_DEMO_AGENT = fileURLToPath(new URL("./demo-agent.mjs", import.meta.url));
+
+/**
+ * How to run the built-in demo agent (absolute paths, so any cwd works): from the package, the built JS with
+ * this Node; from the repository's sources, this Node with the tsx loader.
+ */
 export function demoLaunch(env: Readonly<Record<string, string>> = {}): LaunchSpec {
+  if (existsSync(BUILT_DEMO_AGENT)) return { command: process.execPath, args: [BUILT_DEMO_AGENT], env };
   const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
   return { command: process.execPath, args: ["--import", tsxLoader, DEMO_AGENT_MAIN], env };
 }

@@ -17,6 +17,7 @@ import {
 } from "../../shared/tunnel-protocol";
 import { assertNever } from "../../shared/blocks";
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from "./backoff";
+import { CLOSE_UPGRADE_REQUIRED, TUNNEL_PROTOCOL_VERSION, upgradeCommand } from "../../shared/protocol-version";
 import { fitEvent } from "./frame-fit";
 import { MAX_FRAMES_IN_FLIGHT, makeSendWindow } from "./send-window";
 import { errorMessage, silentLogger, type Logger } from "./log";
@@ -43,7 +44,8 @@ const HANDSHAKE_TIMEOUT_MS = 15_000;
 /** How much of a malformed frame goes into the log line. */
 const LOG_SNIPPET_CHARS = 120;
 
-export type TunnelStatus = "connecting" | "connected" | "disconnected" | "unauthorized" | "stopped";
+/** `incompatible`: the server refused this daemon's tunnel protocol (close 4426); retried as rarely as a bad token. */
+export type TunnelStatus = "connecting" | "connected" | "disconnected" | "unauthorized" | "incompatible" | "stopped";
 
 export type TunnelClientOptions = {
   server: string;
@@ -290,7 +292,7 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
 
     socket.on("open", () => {
       const info = o.hello();
-      rawSend({ type: "hello", epoch, lastSeenDown: inbox.lastSeen, ...info });
+      rawSend({ type: "hello", epoch, lastSeenDown: inbox.lastSeen, protocolVersion: TUNNEL_PROTOCOL_VERSION, ...info });
       welcomeTimer = setTimeout(() => {
         log.warn("no welcome from the server; reconnecting");
         socket.terminate();
@@ -346,6 +348,15 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
           log.error(`the server closed the tunnel: the machine token was revoked (code ${code}). Pair this machine again; retrying every ~${retry}s`);
         authFailed = true;
         setStatus("unauthorized");
+        return scheduleReconnect();
+      }
+      if (code === CLOSE_UPGRADE_REQUIRED) {
+        // The Machine refused our protocol version; only an upgrade (or a server update) fixes that.
+        const retry = Math.round((o.authRetryMs ?? AUTH_RETRY_MS) / 1000);
+        if (!authFailed)
+          log.error(`the server refused this daemon (tunnel protocol ${TUNNEL_PROTOCOL_VERSION}, code ${code}): ${reason.toString() || `upgrade the daemon: ${upgradeCommand}`}; retrying every ~${retry}s`);
+        authFailed = true;
+        setStatus("incompatible");
         return scheduleReconnect();
       }
       if (wasWelcomed) log.info(`tunnel closed (code ${code}${reason.length ? `: ${snippet(reason.toString())}` : ""})`);

@@ -8,6 +8,7 @@ import type { AgentConfig, DaemonEvent, MachineCommand, MachineFrame } from "../
 import { TUNNEL_TOKEN_HEADER } from "../../shared/tunnel-protocol";
 import type { ClientOp, ServerFrame, SessionEvent } from "../../shared/viewer-protocol";
 import { framesOf } from "../../shared/fold";
+import { TUNNEL_PROTOCOL_VERSION } from "../../shared/protocol-version";
 
 /** Dev identity is only granted to loopback hosts (worker/auth/identity.ts). */
 export const ORIGIN = "http://localhost";
@@ -75,6 +76,7 @@ export class TestDaemon {
         type: "hello",
         epoch: this.epoch,
         version: "test",
+        protocolVersion: TUNNEL_PROTOCOL_VERSION,
         hostname: "test-host",
         agents: [{ id: "demo", label: "Demo", capabilities: { loadSession: true, resume: false, modes: true, configOptions: true, steering: true, images: false } }],
         roots: ["/work"],

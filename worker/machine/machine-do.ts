@@ -15,6 +15,8 @@
  * - Commands to the daemon are numbered and kept in `down_outbox` until acked; resent after hello.
  * - A new daemon epoch (process restart) drops what targeted the old process and tells every room.
  */
+import { checkDaemonProtocol, CLOSE_UPGRADE_REQUIRED, UPGRADE_REQUIRED, upgradeCommand } from "../../shared/protocol-version";
+import { recordDaemonVersion } from "../device-auth";
 import { DurableObject } from "cloudflare:workers";
 import { assertNever } from "../../shared/blocks";
 import { DEFAULT_MACHINE_BUDGET, MAX_TUNNEL_BACKLOG_BYTES, MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
@@ -154,6 +156,17 @@ export class Machine extends DurableObject<Env> {
   }
 
   private async onHello(ws: WebSocket, hello: Hello): Promise<void> {
+    const protocol = checkDaemonProtocol(hello.protocolVersion);
+    const machineId = this.store.get<string>("machine_id");
+    // Recorded for the Machines page (a refused daemon too); after the welcome when accepted, so it adds no delay.
+    const recordVersion = () => (machineId ? recordDaemonVersion(this.env.DB, machineId, hello.version, hello.protocolVersion) : Promise.resolve());
+    if (!protocol.ok) {
+      // Refused before anything is stored: the daemon reports the message and stops retrying.
+      await recordVersion();
+      this.send(ws, { type: "error", code: UPGRADE_REQUIRED, message: protocol.message });
+      ws.close(CLOSE_UPGRADE_REQUIRED, protocol.reason === "too_old" ? `upgrade the daemon: ${upgradeCommand}` : "the daemon is newer than the server: update the server");
+      return;
+    }
     const previousEpoch = this.store.get<string>("epoch");
     const restarted = previousEpoch !== null && previousEpoch !== hello.epoch;
     if (previousEpoch !== hello.epoch) {
@@ -178,6 +191,7 @@ export class Machine extends DurableObject<Env> {
     for (const p of this.store.pendingDown()) this.send(ws, { type: "command", n: p.n, command: p.command });
     await this.updateDirectory(true, hello);
     await this.notifyRooms({ online: true, liveSessionIds: hello.sessions.map((s) => s.sessionId), restarted });
+    await recordVersion();
   }
 
   /** Capabilities the daemon learnt from an agent's `initialize`: the directory shows them from now on. */

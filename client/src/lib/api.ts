@@ -1,5 +1,6 @@
 /** The directory HTTP API (shapes in shared/api.ts). Errors arrive as `{error: {code, message}}`. */
 import type { AuthConfig, CreateSessionBody, MachineSummary, Me, Member, SessionSummary } from "../../../shared/api";
+import type { DeviceApproval, DeviceDecisionBody } from "../../../shared/device-api";
 import type { Viewer } from "../../../shared/viewer-protocol";
 
 export class ApiError extends Error {
@@ -42,6 +43,9 @@ export const api = {
     call<{ session: SessionSummary }>("/api/sessions", { method: "POST", body: JSON.stringify(body) }).then((r) => r.session),
   pairMachine: (name: string) => call<PairResult>("/api/machines", { method: "POST", body: JSON.stringify({ name }) }),
   revokeMachine: (id: string) => call<{ ok: true }>(`/api/machines/${encodeURIComponent(id)}`, { method: "DELETE" }),
+  deviceApproval: (userCode: string) => call<{ approval: DeviceApproval }>(`/api/device/approvals/${encodeURIComponent(userCode)}`).then((r) => r.approval),
+  decideDevice: (userCode: string, body: DeviceDecisionBody) =>
+    call<{ approval: DeviceApproval }>(`/api/device/approvals/${encodeURIComponent(userCode)}`, { method: "POST", body: JSON.stringify(body) }).then((r) => r.approval),
 
   members: (sessionId: string) => call<{ members: Member[]; role: Member["role"] }>(`${membersPath(sessionId)}`),
   addMember: (sessionId: string, email: string, role: GrantableRole) =>

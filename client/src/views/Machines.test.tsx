@@ -85,3 +85,28 @@ describe("Machines", () => {
     expect(requests.find((r) => r.method === "DELETE")!.url).toBe("/api/machines/old");
   });
 });
+
+describe("Machines: install and daemon versions", () => {
+  it("shows this server's install and login commands, copyable", async () => {
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
+    mount();
+    expect(screen.getByTestId("install-command")).toHaveTextContent("npm i -g baton-acp");
+    expect(screen.getByTestId("login-command")).toHaveTextContent(`baton login ${location.origin}`);
+    fireEvent.click(screen.getByRole("button", { name: "Copy login command" }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(`baton login ${location.origin}`));
+  });
+
+  it("shows each daemon's version and warns about one too old for the server", async () => {
+    machines[0] = { ...machines[0]!, daemonVersion: "0.1.0", protocolVersion: 1 };
+    machines[1] = { ...machines[1]!, daemonVersion: "0.0.9", protocolVersion: 0 };
+    mount();
+    const rows = await screen.findAllByTestId("machine-row");
+    expect(rows[0]).toHaveTextContent("daemon 0.1.0");
+    expect(rows[0]!.querySelector("[data-testid=daemon-outdated]")).toBeNull();
+    const warn = rows[1]!.querySelector("[data-testid=daemon-outdated]");
+    expect(warn).toHaveTextContent("daemon 0.0.9 is too old for this server");
+    expect(warn).toHaveTextContent("npm i -g baton-acp");
+    expect(warn).toHaveAttribute("role", "alert");
+  });
+});

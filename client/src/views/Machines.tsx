@@ -2,13 +2,17 @@ import { A } from "@solidjs/router";
 import ArrowLeft from "lucide-solid/icons/arrow-left";
 import Check from "lucide-solid/icons/check";
 import Copy from "lucide-solid/icons/copy";
+import Download from "lucide-solid/icons/download";
+import KeyRound from "lucide-solid/icons/key-round";
 import Monitor from "lucide-solid/icons/monitor";
-import Plus from "lucide-solid/icons/plus";
+import TriangleAlert from "lucide-solid/icons/triangle-alert";
 import { createResource, createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import type { MachineSummary } from "../../../shared/api";
 import { api, type PairResult } from "../lib/api";
+import { daemonVersionNote, installCommands } from "../lib/daemon-install";
 import { sentence, timeAgo } from "../lib/format";
 import { toast } from "../lib/toasts";
+import { CopyCommand } from "./CopyCommand";
 import { UserMenu } from "./UserMenu";
 import { useMe } from "../lib/auth";
 import "../home.css";
@@ -74,7 +78,7 @@ export function Machines() {
           </A>
           <div>
             <h1>Machines</h1>
-            <p class="tagline">Computers running <code>baton daemon</code> for you.</p>
+            <p class="tagline">Computers running the Baton daemon for you.</p>
           </div>
         </div>
         <UserMenu />
@@ -88,10 +92,15 @@ export function Machines() {
           </p>
         }
       >
+      <InstallCard />
+
       <form class="card" data-testid="pair-form" onSubmit={pair}>
         <h2>
-          <Plus size={18} aria-hidden="true" /> Pair a machine
+          <KeyRound size={18} aria-hidden="true" /> Pair with a token
         </h2>
+        <Show when={!paired()}>
+          <p class="hint">For a machine where you would rather paste a token than approve a code (shown once).</p>
+        </Show>
         <Show
           when={paired()}
           fallback={
@@ -138,7 +147,15 @@ export function Machines() {
                         <span class={m.online ? "status-text-idle" : "status-text-offline"}>{m.online ? "Online" : "Offline"}</span>
                         <Show when={!m.online}> · {m.lastSeenAt ? `last seen ${timeAgo(m.lastSeenAt)}` : "never connected"}</Show>
                         <Show when={m.agents.length}> · {m.agents.map((a) => a.label).join(", ")}</Show>
+                        <Show when={daemonVersionNote(m)?.level === "ok"}> · {daemonVersionNote(m)!.text}</Show>
                       </span>
+                      <Show when={daemonVersionNote(m)?.level !== "ok" && daemonVersionNote(m)}>
+                        {(note) => (
+                          <span class={`m-warn ${note().level}`} role="alert" data-testid="daemon-outdated">
+                            <TriangleAlert size={14} aria-hidden="true" /> {note().text}
+                          </span>
+                        )}
+                      </Show>
                     </span>
                     <Show
                       when={confirming() === m.id}
@@ -166,6 +183,37 @@ export function Machines() {
         </Show>
       </section>
     </div>
+  );
+}
+
+/** The one-line install and `baton login` for this server. */
+function InstallCard() {
+  const cmds = installCommands(location.origin);
+  return (
+    <section class="card install-card" data-testid="install-card">
+      <h2>
+        <Download size={18} aria-hidden="true" /> Add a machine
+      </h2>
+      <ol class="install-steps">
+        <li>
+          <span class="step-label">Install the daemon (Node 20 or newer):</span>
+          <CopyCommand command={cmds.install} label="install command" testId="install-command" />
+        </li>
+        <li>
+          <span class="step-label">Pair it with this server — it prints a code to approve here:</span>
+          <CopyCommand command={cmds.login} label="login command" testId="login-command" />
+        </li>
+        <li>
+          <span class="step-label">
+            Start it: <code>baton daemon --root ~/code</code>, or keep it running at every login:
+          </span>
+          <CopyCommand command={cmds.service} label="service command" testId="service-command" />
+        </li>
+      </ol>
+      <p class="hint">
+        <code>baton doctor</code> checks the server, the token, the roots and the agents it finds.
+      </p>
+    </section>
   );
 }
 
