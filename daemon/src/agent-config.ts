@@ -21,6 +21,17 @@ function configOptionsFrom(x: unknown): Record<string, unknown>[] | null {
   return Array.isArray(x) ? x.filter(isRecord) : null;
 }
 
+/**
+ * Steering (`_session/steering`): claude-agent-acp and codex-acp advertise `_meta.steering.supported` at the top
+ * level of the `initialize` result, beside `agentCapabilities`; older agents put it in `agentCapabilities._meta`.
+ */
+export function steeringAdvertised(initResult: unknown): boolean {
+  return (
+    field(initResult, "_meta", "steering", "supported") === true ||
+    field(initResult, "agentCapabilities", "_meta", "steering", "supported") === true
+  );
+}
+
 /** Builds the config from the raw `initialize` result and the raw session/new|load|resume result. */
 export function initialAgentConfig(initResult: unknown, sessionResult: unknown): AgentConfig {
   const modes = ModesShape.safeParse(field(sessionResult, "modes") ?? null);
@@ -29,7 +40,7 @@ export function initialAgentConfig(initResult: unknown, sessionResult: unknown):
     modes: modes.success ? modes.data : null,
     models: models.success ? models.data : null,
     configOptions: configOptionsFrom(field(sessionResult, "configOptions")) ?? [],
-    steering: field(initResult, "agentCapabilities", "_meta", "steering", "supported") === true,
+    steering: steeringAdvertised(initResult),
     images: field(initResult, "agentCapabilities", "promptCapabilities", "image") === true,
   };
 }
