@@ -6,7 +6,8 @@ import { randomUUID } from "node:crypto";
 import * as acp from "@agentclientprotocol/sdk";
 import type { AnyMessage } from "@agentclientprotocol/sdk";
 import type { PromptBlock } from "../../shared/blocks";
-import type { AgentConfig, DaemonEvent } from "../../shared/tunnel-protocol";
+import { reapplyNotices, reapplyPlan, type ReapplyStep } from "../../shared/session-settings";
+import type { AgentConfig, DaemonEvent, SessionSettings } from "../../shared/tunnel-protocol";
 import { PermissionOption } from "../../shared/viewer-protocol";
 import { isRecord, messageKind, tappedStdioStream, type TapVerdict } from "./acp-tap";
 import {
@@ -17,6 +18,7 @@ import {
   initialAgentConfig,
   sameConfig,
 } from "./agent-config";
+import { assertNever } from "../../shared/blocks";
 import { describeExit, spawnAgent, type AgentProcess, type ExitInfo, type LaunchSpec } from "./agent-process";
 import { errorMessage, type Logger } from "./log";
 import { DAEMON_VERSION } from "./version";
@@ -148,7 +150,7 @@ export class AgentSession {
 
   // ------------------------------------------------------------------ open
 
-  async open(agentSessionId: string | null | undefined): Promise<void> {
+  async open(agentSessionId: string | null | undefined, restore?: SessionSettings | null): Promise<void> {
     const log = this.deps.log;
     let proc: AgentProcess;
     try {
@@ -223,8 +225,11 @@ export class AgentSession {
       }
       if (!this.live) return;
       this.config = initialAgentConfig(init, sessionResult);
+      const notices = this.resumed && restore ? await this.reapply(conn, restore) : [];
+      if (!this.live) return;
       this.state = "ready";
       this.emit(this.readyEvent());
+      for (const text of notices) this.emit({ t: "session.notice", sessionId: this.sessionId, level: "warn", text });
     } catch (err) {
       if (!this.live) return;
       // A dropped connection usually means the process died: prefer its exit status as the reason.
@@ -233,6 +238,45 @@ export class AgentSession {
         if (!this.live) return;
       }
       this.fail(proc.hasExited() ? this.exitMessage() : rpcErrorText(err));
+    }
+  }
+
+  /**
+   * After `session/load` the agent reports its defaults: write back what the session had (before `ready`, so
+   * the next prompt already runs with it) and return a line per setting that did not come back.
+   */
+  private async reapply(conn: acp.ClientConnection, wanted: SessionSettings): Promise<string[]> {
+    const reported = this.config!;
+    for (const step of reapplyPlan(wanted, reported)) {
+      if (!this.live) return [];
+      try {
+        await this.applyStep(conn, step);
+      } catch (err) {
+        this.deps.log.warn(`session ${this.sessionId}: could not re-apply ${JSON.stringify(step)}: ${rpcErrorText(err)}`);
+      }
+    }
+    return reapplyNotices(wanted, this.config!, reported);
+  }
+
+  private async applyStep(conn: acp.ClientConnection, step: ReapplyStep): Promise<void> {
+    const sessionId = this.agentSessionId!;
+    const t = this.deps.timeouts.requestMs;
+    switch (step.kind) {
+      case "mode":
+        await withTimeout(conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: step.modeId }), t, "session/set_mode");
+        this.config = configAfterSetMode(this.config!, step.modeId);
+        return;
+      case "model":
+        await withTimeout(conn.agent.request(SET_MODEL_METHOD, { sessionId, modelId: step.modelId }), t, SET_MODEL_METHOD);
+        this.config = configAfterSetModel(this.config!, step.modelId);
+        return;
+      case "option": {
+        const res: unknown = await withTimeout(conn.agent.request(acp.methods.agent.session.setConfigOption, setOptionParams(sessionId, step.configId, step.value)), t, "session/set_config_option");
+        this.config = configAfterSetOption(this.config!, res, step.configId, step.value);
+        return;
+      }
+      default:
+        return assertNever(step);
     }
   }
 
@@ -400,12 +444,8 @@ export class AgentSession {
   async setConfig(configId: string, value: string | boolean): Promise<void> {
     const conn = this.readyConn("config.set");
     if (!conn) return;
-    const params =
-      typeof value === "boolean"
-        ? { sessionId: this.agentSessionId!, configId, type: "boolean" as const, value }
-        : { sessionId: this.agentSessionId!, configId, value };
     try {
-      const res: unknown = await withTimeout(conn.agent.request(acp.methods.agent.session.setConfigOption, params), this.deps.timeouts.requestMs, "session/set_config_option");
+      const res: unknown = await withTimeout(conn.agent.request(acp.methods.agent.session.setConfigOption, setOptionParams(this.agentSessionId!, configId, value)), this.deps.timeouts.requestMs, "session/set_config_option");
       if (this.config) this.applyConfig(configAfterSetOption(this.config, res, configId, value));
     } catch (err) {
       if (this.live) this.commandFailed("config.set", rpcErrorText(err));
@@ -510,3 +550,7 @@ export class AgentSession {
 }
 
 type DaemonUpdate = Extract<DaemonEvent, { t: "session.update" }>["update"];
+
+function setOptionParams(sessionId: string, configId: string, value: string | boolean): acp.SetSessionConfigOptionRequest {
+  return typeof value === "boolean" ? { sessionId, configId, type: "boolean", value } : { sessionId, configId, value };
+}

@@ -15,8 +15,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { mergePrompts, type PromptBlock, assertNever } from "../../shared/blocks";
 import { DEFAULT_QUEUE_DEPTH, MAX_QUEUE_BYTES, RATE_BURST, RATE_PER_SECOND, REPLAY_TAIL_MAX } from "../../shared/limits";
+import { settingsFromConfig } from "../../shared/session-settings";
 import type { AgentConfig, DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
 import {
+  type AuthMethod,
   type Author,
   type ClientOp,
   type ConfigState,
@@ -507,6 +509,7 @@ export class SessionRoom extends DurableObject<Env> {
         this.store.setMeta("agent_session_id", event.agentSessionId);
         this.store.setMeta("resume_from", null);
         this.store.setMeta("failed", null);
+        this.store.setMeta("failed_auth", null);
         this.store.setMeta("agent_config", event.config);
         if (resumedFrom)
           this.emit({
@@ -522,6 +525,7 @@ export class SessionRoom extends DurableObject<Env> {
       }
       case "session.failed":
         this.store.setMeta("failed", event.message);
+        this.store.setMeta("failed_auth", event.authMethods?.length ? event.authMethods : null);
         this.emitStatus();
         return;
       case "session.notice":
@@ -625,13 +629,16 @@ export class SessionRoom extends DurableObject<Env> {
   private async openAgentSession(): Promise<void> {
     const s = this.store.session()!;
     this.emitStatus();
+    const resumeFrom = this.store.getMeta<string>("resume_from");
     const res = await this.dispatch(
       {
         t: "session.open",
         sessionId: s.sessionId,
         agentId: s.agentId,
         cwd: s.cwd,
-        agentSessionId: this.store.getMeta<string>("resume_from"),
+        agentSessionId: resumeFrom,
+        // What the user had chosen: the agent reports its defaults after session/load.
+        restore: resumeFrom ? settingsFromConfig(this.store.agentConfig()) : null,
       },
       {},
     );
@@ -678,7 +685,10 @@ export class SessionRoom extends DurableObject<Env> {
     if (!this.machineOnline())
       return { kind: "session_status", state: "offline", turnRunning: turn !== null, turnId: turn?.turnId ?? null, message: "machine offline" };
     const failed = this.store.getMeta<string>("failed");
-    if (failed) return { kind: "session_status", state: "error", message: failed };
+    if (failed) {
+      const authMethods = this.store.getMeta<AuthMethod[]>("failed_auth");
+      return { kind: "session_status", state: "error", message: failed, ...(authMethods ? { authMethods } : {}) };
+    }
     if (this.store.getMeta("agent_session_id") === null) return { kind: "session_status", state: "starting" };
     if (turn) return { kind: "session_status", state: "active", turnId: turn.turnId };
     return { kind: "session_status", state: "idle" };
