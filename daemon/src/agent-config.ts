@@ -1,5 +1,6 @@
 /** The authoritative per-session AgentConfig: derived from initialize + session/new|load, then kept current. */
 import { AgentConfig } from "../../shared/tunnel-protocol";
+import type { AuthMethod } from "../../shared/viewer-protocol";
 
 const ModesShape = AgentConfig.shape.modes;
 const ModelsShape = AgentConfig.shape.models;
@@ -32,8 +33,46 @@ export function steeringAdvertised(initResult: unknown): boolean {
   );
 }
 
+/** Longest login command shown (an agent's hint is free text from a subprocess). */
+const MAX_AUTH_TEXT = 300;
+
+function text(x: unknown): string | null {
+  return typeof x === "string" && x.trim() ? x.trim().slice(0, MAX_AUTH_TEXT) : null;
+}
+
+/** `_meta["terminal-auth"]` (claude-agent-acp, pi-acp): `{command, args}` → one shell line. */
+function terminalAuthCommand(meta: unknown): string | null {
+  const hint = field(meta, "terminal-auth");
+  const command = text(field(hint, "command"));
+  if (!command) return null;
+  const args = field(hint, "args");
+  const words = Array.isArray(args) ? args.filter((a): a is string => typeof a === "string") : [];
+  const quote = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+  return [command, ...words].map(quote).join(" ").slice(0, MAX_AUTH_TEXT);
+}
+
+/**
+ * ACP `authMethods` (from `initialize`, or an `auth_required` error's data) with what to run on the machine:
+ * the agent's own `terminal-auth` hint, else `loginHint` (the preset's known login command).
+ */
+export function authMethodsFrom(raw: unknown, loginHint: string | null = null): AuthMethod[] {
+  if (!Array.isArray(raw)) return [];
+  const out: AuthMethod[] = [];
+  for (const m of raw) {
+    const id = text(field(m, "id")) ?? text(field(m, "methodId"));
+    if (!id) continue;
+    out.push({
+      id,
+      name: text(field(m, "name")) ?? id,
+      description: text(field(m, "description")),
+      command: terminalAuthCommand(field(m, "_meta")) ?? loginHint,
+    });
+  }
+  return out;
+}
+
 /** Builds the config from the raw `initialize` result and the raw session/new|load|resume result. */
-export function initialAgentConfig(initResult: unknown, sessionResult: unknown): AgentConfig {
+export function initialAgentConfig(initResult: unknown, sessionResult: unknown, loginHint: string | null = null): AgentConfig {
   const modes = ModesShape.safeParse(field(sessionResult, "modes") ?? null);
   const models = ModelsShape.safeParse(field(sessionResult, "models") ?? null);
   return {
@@ -42,7 +81,15 @@ export function initialAgentConfig(initResult: unknown, sessionResult: unknown):
     configOptions: configOptionsFrom(field(sessionResult, "configOptions")) ?? [],
     steering: steeringAdvertised(initResult),
     images: field(initResult, "agentCapabilities", "promptCapabilities", "image") === true,
+    authMethods: authMethodsFrom(field(initResult, "authMethods"), loginHint),
   };
+}
+
+/** claude-agent-acp / codex-acp `_auth/status_update` `{authStatus: {kind, label}}`; kind "none" = logged out. */
+export function authStatusFrom(params: unknown): { loggedOut: boolean; label: string | null } | null {
+  const kind = field(params, "authStatus", "kind");
+  if (typeof kind !== "string") return null;
+  return { loggedOut: kind === "none", label: text(field(params, "authStatus", "label")) };
 }
 
 /** Config after a raw session/update, or null when the update does not touch config. */

@@ -8,9 +8,11 @@ import type { AnyMessage } from "@agentclientprotocol/sdk";
 import type { PromptBlock } from "../../shared/blocks";
 import { reapplyNotices, reapplyPlan, type ReapplyStep } from "../../shared/session-settings";
 import type { AgentConfig, DaemonEvent, SessionSettings } from "../../shared/tunnel-protocol";
-import { PermissionOption } from "../../shared/viewer-protocol";
+import { type AuthMethod, PermissionOption } from "../../shared/viewer-protocol";
 import { isRecord, messageKind, tappedStdioStream, type TapVerdict } from "./acp-tap";
 import {
+  authMethodsFrom,
+  authStatusFrom,
   configAfterSetMode,
   configAfterSetModel,
   configAfterSetOption,
@@ -25,6 +27,10 @@ import { DAEMON_VERSION } from "./version";
 import { TimeoutError, delay, withTimeout, type Deferred, deferred } from "./timing";
 
 export const STEERING_METHOD = "_session/steering";
+/** claude-agent-acp's and codex-acp's connection-scoped login report (`{authStatus: {kind, label}}`). */
+export const AUTH_STATUS_METHOD = "_auth/status_update";
+/** ACP's `auth_required` JSON-RPC error code. */
+const AUTH_REQUIRED_CODE = -32000;
 /** Legacy model switch (pre-configOptions agents); not in the SDK's method table. */
 export const SET_MODEL_METHOD = "session/set_model";
 
@@ -104,6 +110,16 @@ const HISTORY_UPDATE_KINDS: ReadonlySet<string> = new Set([
   "plan",
 ]);
 
+/**
+ * What Baton's viewers can do. Boolean config options (codex-acp sends fast mode as a boolean only then);
+ * `_meta["terminal-auth"]` so claude-agent-acp and pi-acp name the login command in their `authMethods`
+ * (Baton shows it; a person runs it on the machine).
+ */
+const CLIENT_CAPABILITIES: acp.ClientCapabilities = {
+  session: { configOptions: { boolean: {} } },
+  _meta: { "terminal-auth": true },
+};
+
 export class AgentSession {
   state: SessionState = "opening";
   agentSessionId: string | null = null;
@@ -118,6 +134,10 @@ export class AgentSession {
   private replaying = false;
   private replayedDropped = 0;
   private lastReplayAt = 0;
+  /** From `initialize`: how to log the agent in (reported with a failure). */
+  private authMethods: AuthMethod[] = [];
+  /** Last `_auth/status_update` said "logged out" (a notice is sent once per change). */
+  private loggedOut = false;
 
   constructor(
     readonly sessionId: string,
@@ -125,6 +145,8 @@ export class AgentSession {
     readonly cwd: string,
     private readonly launch: LaunchSpec,
     private readonly deps: SessionDeps,
+    /** The preset's login command, for auth methods without a `terminal-auth` hint of their own. */
+    private readonly loginHint: string | null = null,
   ) {}
 
   get busy(): boolean {
@@ -184,13 +206,14 @@ export class AgentSession {
         conn.agent.request(acp.methods.agent.initialize, {
           protocolVersion: acp.PROTOCOL_VERSION,
           // Deliberately no fs / terminal: the agent works on the machine itself; Baton only relays.
-          clientCapabilities: {},
+          clientCapabilities: CLIENT_CAPABILITIES,
           clientInfo: { name: "baton", version: DAEMON_VERSION },
         }),
         t,
         "initialize",
       );
       if (!this.live) return;
+      this.authMethods = authMethodsFrom(isRecord(init) ? init.authMethods : undefined, this.loginHint);
       const caps = isRecord(init) && isRecord(init.agentCapabilities) ? init.agentCapabilities : {};
       let sessionResult: unknown = null;
       const resumeAdvertised = isRecord(caps.sessionCapabilities) && isRecord(caps.sessionCapabilities.resume);
@@ -224,7 +247,7 @@ export class AgentSession {
         sessionResult = created;
       }
       if (!this.live) return;
-      this.config = initialAgentConfig(init, sessionResult);
+      this.config = initialAgentConfig(init, sessionResult, this.loginHint);
       const notices = this.resumed && restore ? await this.reapply(conn, restore) : [];
       if (!this.live) return;
       this.state = "ready";
@@ -237,8 +260,21 @@ export class AgentSession {
         await Promise.race([proc.exited, delay(this.deps.timeouts.exitWaitMs)]);
         if (!this.live) return;
       }
-      this.fail(proc.hasExited() ? this.exitMessage() : rpcErrorText(err));
+      this.fail(proc.hasExited() ? this.exitMessage() : rpcErrorText(err), this.authMethodsFor(err));
     }
+  }
+
+  /**
+   * How to log in, reported with a failed open: the agent's advertised methods, else those an `auth_required`
+   * error carries (pi-acp puts them in its data), else the preset's login command.
+   */
+  private authMethodsFor(err: unknown): AuthMethod[] {
+    const authRequired = err instanceof acp.RequestError && err.code === AUTH_REQUIRED_CODE;
+    if (this.authMethods.length) return this.authMethods;
+    if (!authRequired) return [];
+    const fromError = authMethodsFrom(isRecord(err.data) ? err.data.authMethods : undefined, this.loginHint);
+    if (fromError.length) return fromError;
+    return this.loginHint ? [{ id: "login", name: "Log in", description: null, command: this.loginHint }] : [];
   }
 
   /**
@@ -310,10 +346,25 @@ export class AgentSession {
       }
       return "drop"; // relayed raw; the SDK's typed handler would only re-validate it
     }
+    if (kind === "notification" && "method" in m && m.method === AUTH_STATUS_METHOD) {
+      this.onAuthStatus(m.params);
+      return "drop";
+    }
     if (kind === "request" && "method" in m && m.method === acp.methods.client.session.requestPermission && "id" in m) {
       this.registerPermission(m.id, m.params);
     }
     return "pass";
+  }
+
+  /** A logged-out report becomes a visible notice (once per change): the next prompt would fail on it. */
+  private onAuthStatus(params: unknown): void {
+    const status = authStatusFrom(params);
+    if (!status || status.loggedOut === this.loggedOut) return;
+    this.loggedOut = status.loggedOut;
+    if (!status.loggedOut) return;
+    const how = this.authMethods.find((a) => a.command)?.command ?? this.loginHint;
+    const text = `The agent reports it is not logged in on this machine${status.label ? ` (${status.label})` : ""}.${how ? ` To log in, run there: ${how}` : ""}`;
+    this.emit({ t: "session.notice", sessionId: this.sessionId, level: "warn", text });
   }
 
   private registerPermission(id: unknown, params: unknown): void {
@@ -522,12 +573,12 @@ export class AgentSession {
     this.fail(message);
   }
 
-  private fail(message: string): void {
+  private fail(message: string, authMethods: AuthMethod[] = this.authMethods): void {
     if (!this.live) return;
     this.state = "failed";
     this.cancelAllPermissions();
     if (this.turn) this.endTurn(this.turn, "error", message);
-    this.emit({ t: "session.failed", sessionId: this.sessionId, message });
+    this.emit({ t: "session.failed", sessionId: this.sessionId, message, ...(authMethods.length ? { authMethods } : {}) });
     this.conn?.close();
     void this.proc?.kill();
   }

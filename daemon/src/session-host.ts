@@ -52,7 +52,7 @@ export function createSessionHost(o: SessionHostOptions): SessionHost {
     if (!agent) return emit({ t: "session.failed", sessionId: cmd.sessionId, message: `agent "${cmd.agentId}" is not available on this machine` });
     const cwd = checkCwd(cmd.cwd, o.roots);
     if (!cwd.ok) return emit({ t: "session.failed", sessionId: cmd.sessionId, message: cwd.message });
-    const s = new AgentSession(cmd.sessionId, cmd.agentId, cwd.cwd, agent.launch, { emit, log, timeouts });
+    const s = new AgentSession(cmd.sessionId, cmd.agentId, cwd.cwd, agent.launch, { emit, log, timeouts }, agent.login ?? null);
     sessions.set(cmd.sessionId, s);
     log.info(`session ${cmd.sessionId}: starting ${cmd.agentId} in ${cwd.cwd}`);
     s.open(cmd.agentSessionId, cmd.restore).catch((err: unknown) => log.error(`session ${cmd.sessionId}: open crashed: ${errorMessage(err)}`));

@@ -150,7 +150,7 @@ describe("small pieces", () => {
     const c = initialAgentConfig(init, session);
     expect(c).toMatchObject({ steering: true, images: true, modes: { currentModeId: "code" }, models: { currentModelId: "m1" } });
     expect(c.configOptions).toEqual([{ id: "model", currentValue: "x" }]);
-    expect(initialAgentConfig({}, { modes: "garbage" })).toEqual({ modes: null, models: null, configOptions: [], steering: false, images: false });
+    expect(initialAgentConfig({}, { modes: "garbage" })).toEqual({ modes: null, models: null, configOptions: [], steering: false, images: false, authMethods: [] });
     expect(configAfterUpdate(c, { sessionUpdate: "current_mode_update", currentModeId: "ask" })?.modes?.currentModeId).toBe("ask");
     expect(configAfterUpdate(c, { sessionUpdate: "agent_message_chunk" })).toBeNull();
     expect(configAfterSetOption(c, {}, "model", "y").configOptions).toEqual([{ id: "model", currentValue: "y" }]);
@@ -159,7 +159,8 @@ describe("small pieces", () => {
   it("demo script parsing and lossless chunking", () => {
     expect(parseDemoScript("sleep 30")).toEqual({ kind: "sleep", units: 30 });
     expect(parseDemoScript("  Sleep")).toEqual({ kind: "sleep", units: 5 });
-    expect(parseDemoScript("ASK me")).toEqual({ kind: "permission" });
+    expect(parseDemoScript("ASK me")).toEqual({ kind: "elicit" });
+    for (const k of ["terminal", "warning", "fence", "blind"]) expect(parseDemoScript(`${k} now`)).toEqual({ kind: k });
     expect(parseDemoScript("burst 10")).toEqual({ kind: "burst", count: 10 });
     expect(parseDemoScript("config")).toEqual({ kind: "config", units: 0 });
     expect(parseDemoScript("hello")).toEqual({ kind: "markdown" });
