@@ -8,7 +8,7 @@ import type { AnyMessage } from "@agentclientprotocol/sdk";
 import type { PromptBlock } from "../../shared/blocks";
 import { reapplyNotices, reapplyPlan, type ReapplyStep } from "../../shared/session-settings";
 import type { AgentConfig, DaemonEvent, SessionSettings } from "../../shared/tunnel-protocol";
-import { type AuthMethod, PermissionOption } from "../../shared/viewer-protocol";
+import { type AuthMethod, type ElicitationAction, type ElicitationContent, PermissionOption } from "../../shared/viewer-protocol";
 import { isRecord, messageKind, tappedStdioStream, type TapVerdict } from "./acp-tap";
 import {
   authMethodsFrom,
@@ -76,6 +76,13 @@ type PendingPermission = {
   answer: Deferred<string | null>;
 };
 
+type PendingElicitation = {
+  requestId: string;
+  rpcKey: string;
+  answer: Deferred<ElicitationAnswer>;
+};
+type ElicitationAnswer = { action: ElicitationAction; content?: ElicitationContent };
+
 type Turn = { turnId: string; cancelTimer: NodeJS.Timeout | null };
 
 /** Longest error text put in an event: enough to explain, small enough for a toast. */
@@ -111,11 +118,13 @@ const HISTORY_UPDATE_KINDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * What Baton's viewers can do. Boolean config options (codex-acp sends fast mode as a boolean only then);
+ * What Baton's viewers can do. Form elicitation (claude-agent-acp turns AskUserQuestion on only for clients
+ * advertising `elicitation.form`); boolean config options (codex-acp sends fast mode as a boolean only then);
  * `_meta["terminal-auth"]` so claude-agent-acp and pi-acp name the login command in their `authMethods`
  * (Baton shows it; a person runs it on the machine).
  */
 const CLIENT_CAPABILITIES: acp.ClientCapabilities = {
+  elicitation: { form: {} },
   session: { configOptions: { boolean: {} } },
   _meta: { "terminal-auth": true },
 };
@@ -129,6 +138,8 @@ export class AgentSession {
   private turn: Turn | null = null;
   private readonly permissions = new Map<string, PendingPermission>();
   private readonly permissionsByRpc = new Map<string, PendingPermission>();
+  private readonly elicitations = new Map<string, PendingElicitation>();
+  private readonly elicitationsByRpc = new Map<string, PendingElicitation>();
   private resumed = false;
   /** From `session/load` to the first prompt: the agent's history replay is not relayed (see HISTORY_UPDATE_KINDS). */
   private replaying = false;
@@ -196,6 +207,18 @@ export class AgentSession {
       return optionId === null
         ? { outcome: { outcome: "cancelled" as const } }
         : { outcome: { outcome: "selected" as const, optionId } };
+    });
+    app.onRequest(acp.methods.client.elicitation.create, async ({ requestId, signal }) => {
+      // Only session-scoped forms were announced to the viewers (see registerElicitation); anything else
+      // (a URL, a request-scoped form) Baton does not offer: cancelled.
+      const pending = this.elicitationsByRpc.get(rpcKey(requestId));
+      this.elicitationsByRpc.delete(rpcKey(requestId));
+      if (!pending) return { action: "cancel" as const };
+      const onAbort = () => this.cancelElicitation(pending);
+      signal.addEventListener("abort", onAbort, { once: true });
+      const answer = await pending.answer.promise;
+      signal.removeEventListener("abort", onAbort);
+      return answer.action === "accept" ? { action: "accept" as const, content: answer.content ?? {} } : { action: answer.action };
     });
     const conn = app.connect(stream);
     this.conn = conn;
@@ -350,6 +373,9 @@ export class AgentSession {
       this.onAuthStatus(m.params);
       return "drop";
     }
+    if (kind === "request" && "method" in m && m.method === acp.methods.client.elicitation.create && "id" in m) {
+      this.registerElicitation(m.id, m.params);
+    }
     if (kind === "request" && "method" in m && m.method === acp.methods.client.session.requestPermission && "id" in m) {
       this.registerPermission(m.id, m.params);
     }
@@ -388,6 +414,38 @@ export class AgentSession {
     });
   }
 
+  /** A session-scoped form (claude's AskUserQuestion, an MCP server's question) goes to every viewer. */
+  private registerElicitation(id: unknown, params: unknown): void {
+    const p = isRecord(params) ? params : {};
+    const schema = p.requestedSchema;
+    if (p.mode !== "form" || p.sessionId !== this.agentSessionId || !isRecord(schema)) return;
+    const pending: PendingElicitation = { requestId: `elicit-${randomUUID()}`, rpcKey: rpcKey(id), answer: deferred<ElicitationAnswer>() };
+    this.elicitations.set(pending.requestId, pending);
+    this.elicitationsByRpc.set(pending.rpcKey, pending);
+    this.emit({
+      t: "elicitation.request",
+      sessionId: this.sessionId,
+      requestId: pending.requestId,
+      message: typeof p.message === "string" ? p.message : "",
+      requestedSchema: schema,
+      toolCallId: typeof p.toolCallId === "string" ? p.toolCallId : null,
+    });
+  }
+
+  private cancelElicitation(e: PendingElicitation): void {
+    if (!this.elicitations.delete(e.requestId)) return;
+    e.answer.resolve({ action: "cancel" });
+    this.emit({ t: "elicitation.cancelled", sessionId: this.sessionId, requestId: e.requestId });
+  }
+
+  /** The room checked the answer against the form; the first one settles it. */
+  respondElicitation(requestId: string, action: ElicitationAction, content: ElicitationContent | undefined): void {
+    const e = this.elicitations.get(requestId);
+    if (!e) return; // already answered, cancelled or unknown: first answer won
+    this.elicitations.delete(requestId);
+    e.answer.resolve(action === "accept" ? { action, content: content ?? {} } : { action });
+  }
+
   private settlePermission(p: PendingPermission, optionId: string | null): void {
     this.permissions.delete(p.requestId);
     p.answer.resolve(optionId);
@@ -399,8 +457,10 @@ export class AgentSession {
     this.emit({ t: "permission.cancelled", sessionId: this.sessionId, requestId: p.requestId });
   }
 
+  /** Permission requests and forms: nobody can answer them usefully any more (turn end, cancel, exit). */
   private cancelAllPermissions(): void {
     for (const p of [...this.permissions.values()]) this.cancelPermission(p);
+    for (const e of [...this.elicitations.values()]) this.cancelElicitation(e);
   }
 
   private applyConfig(next: AgentConfig | null): void {
@@ -467,6 +527,7 @@ export class AgentSession {
     // A request the agent abandoned at turn end can no longer be answered usefully.
     this.cancelAllPermissions();
     this.permissionsByRpc.clear(); // requests the agent abandoned without the SDK handler ever running
+    this.elicitationsByRpc.clear();
     this.emit({ t: "turn.ended", sessionId: this.sessionId, turnId: turn.turnId, stopReason, error });
   }
 

@@ -62,7 +62,7 @@ export function createSessionHost(o: SessionHostOptions): SessionHost {
     if (cmd.t === "session.open") return open(cmd);
     const s = sessions.get(cmd.sessionId);
     if (!s) {
-      if (cmd.t === "session.close" || cmd.t === "permission.respond") return; // nothing to do
+      if (cmd.t === "session.close" || cmd.t === "permission.respond" || cmd.t === "elicitation.respond") return; // nothing to do
       if (cmd.t === "steer") return emit({ t: "steer.result", sessionId: cmd.sessionId, entryId: cmd.entryId, outcome: "failed" });
       return failed(cmd.sessionId, cmd.t, "no such session on this machine");
     }
@@ -80,6 +80,8 @@ export function createSessionHost(o: SessionHostOptions): SessionHost {
         return void s.setModel(cmd.modelId);
       case "permission.respond":
         return s.respondPermission(cmd.requestId, cmd.optionId);
+      case "elicitation.respond":
+        return s.respondElicitation(cmd.requestId, cmd.action, cmd.content);
       case "steer":
         return void s.steer(cmd.entryId, cmd.blocks);
       case "session.close":

@@ -21,6 +21,8 @@ import {
   type AuthMethod,
   type Author,
   type ClientOp,
+  type ElicitationAction,
+  type ElicitationContent,
   type ConfigState,
   ErrorCode,
   type EventOf,
@@ -34,12 +36,15 @@ import {
 import type { DispatchOptions, DispatchResult, MachineStatus } from "../machine/dispatch-result";
 import { type Env, machineStub } from "../env";
 import { compactEvents } from "./compact-events";
+import { closeElicitation, judgeAnswer, openElicitation, type OpenElicitations } from "./elicitations";
 import { parseViewerFrame } from "./parse-viewer-frame";
 import { makeTokenBucket, type TokenBucket } from "./rate-limit";
 import { Fate, type RoomSettings, RoomStore, type SessionMeta } from "./room-store";
 
 /** Snapshot pages stay well under the platform's 1 MiB WebSocket message limit. */
 const SNAPSHOT_PAGE_BYTES = 512 * 1024;
+/** Answered form ids remembered so a late second answer hears "already resolved", not "no such request". */
+const RESOLVED_ELICITATIONS_KEPT = 64;
 export const VIEWER_HEADER = "x-baton-viewer";
 /** Close code when a viewer's role changed or they lost access; the client reconnects and re-checks. */
 export const CLOSE_ACCESS_CHANGED = 4403;
@@ -176,6 +181,8 @@ export class SessionRoom extends DurableObject<Env> {
         return this.onConfig(ws, op);
       case "permission.respond":
         return this.onPermission(ws, viewer, op);
+      case "elicitation.respond":
+        return this.onElicitation(ws, viewer, op);
       case "settings.set":
         return this.onSettings(ws, op);
       default:
@@ -436,6 +443,42 @@ export class SessionRoom extends DurableObject<Env> {
     this.ack(ws, op, { outcome: "accepted" });
   }
 
+  private async onElicitation(ws: WebSocket, viewer: Viewer, op: OpOf<"elicitation.respond">): Promise<void> {
+    const known = this.resolvedElicitations().includes(op.requestId);
+    const verdict = judgeAnswer(this.openElicitations(), known, op.requestId, op.action, op.content);
+    switch (verdict.kind) {
+      case "unknown":
+        return this.sendError(ws, op.rid, ErrorCode.NOT_FOUND, "no such form request");
+      case "resolved":
+        return this.ack(ws, op, { outcome: "already_resolved" });
+      case "invalid":
+        return this.sendError(ws, op.rid, ErrorCode.BAD_FRAME, verdict.message);
+      case "accept":
+        break;
+      default:
+        return assertNever(verdict);
+    }
+    this.resolveElicitation(op.requestId, verdict.action, verdict.content, { id: viewer.id, name: viewer.name });
+    await this.dispatch(
+      { t: "elicitation.respond", sessionId: this.sessionId(), requestId: op.requestId, action: verdict.action, content: verdict.content },
+      { deliverWhenOnline: true },
+    );
+    this.ack(ws, op, { outcome: "accepted" });
+  }
+
+  private openElicitations(): OpenElicitations {
+    return this.store.getMeta<OpenElicitations>("elicitations") ?? {};
+  }
+  private resolvedElicitations(): string[] {
+    return this.store.getMeta<string[]>("elicitations_resolved") ?? [];
+  }
+  /** Closes an open form and logs how (`by` null: cancelled by the turn's end, Stop or the agent). */
+  private resolveElicitation(requestId: string, action: ElicitationAction, content: ElicitationContent | undefined, by: Author | null): void {
+    this.store.setMeta("elicitations", closeElicitation(this.openElicitations(), requestId));
+    this.store.setMeta("elicitations_resolved", [...this.resolvedElicitations(), requestId].slice(-RESOLVED_ELICITATIONS_KEPT));
+    this.emit({ kind: "elicitation_resolved", requestId, action, ...(content ? { content } : {}), by });
+  }
+
   private onSettings(ws: WebSocket, op: OpOf<"settings.set">): void {
     const next = { ...this.settings() };
     if (op.queueDepth !== undefined) next.queueDepth = op.queueDepth;
@@ -551,6 +594,13 @@ export class SessionRoom extends DurableObject<Env> {
         this.store.addPermission({ requestId: event.requestId, toolCall: event.toolCall, options: event.options });
         this.emit({ kind: "permission_request", requestId: event.requestId, toolCall: event.toolCall, options: event.options });
         return;
+      case "elicitation.request":
+        this.store.setMeta("elicitations", openElicitation(this.openElicitations(), event.requestId, event.requestedSchema));
+        this.emit({ kind: "elicitation_request", requestId: event.requestId, message: event.message, requestedSchema: event.requestedSchema, toolCallId: event.toolCallId ?? null });
+        return;
+      case "elicitation.cancelled":
+        if (event.requestId in this.openElicitations()) this.resolveElicitation(event.requestId, "cancel", undefined, null);
+        return;
       case "permission.cancelled":
         if (this.store.resolvePermission(event.requestId))
           this.emit({ kind: "permission_resolved", requestId: event.requestId, outcome: "cancelled", optionId: null, by: null });
@@ -648,11 +698,13 @@ export class SessionRoom extends DurableObject<Env> {
     }
   }
 
+  /** Open permission requests and forms can no longer be answered usefully (turn end, Stop, restart). */
   private cancelPendingPermissions(): void {
     for (const requestId of this.store.pendingPermissionIds()) {
       this.store.resolvePermission(requestId);
       this.emit({ kind: "permission_resolved", requestId, outcome: "cancelled", optionId: null, by: null });
     }
+    for (const requestId of Object.keys(this.openElicitations())) this.resolveElicitation(requestId, "cancel", undefined, null);
   }
 
   private async dispatch(command: MachineCommand, opts: DispatchOptions): Promise<DispatchResult> {
