@@ -1,5 +1,5 @@
 /** The authoritative per-session AgentConfig: derived from initialize + session/new|load, then kept current. */
-import { AgentConfig } from "../../shared/tunnel-protocol";
+import { AgentConfig, type AgentCapabilities } from "../../shared/tunnel-protocol";
 import type { AuthMethod } from "../../shared/viewer-protocol";
 
 const ModesShape = AgentConfig.shape.modes;
@@ -130,4 +130,21 @@ export function configAfterSetModel(config: AgentConfig, modelId: string): Agent
 
 export function sameConfig(a: AgentConfig, b: AgentConfig): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * What the agent really can do, from a session's `initialize` and session/new|load answers (the Machines page
+ * and the new-session picker show it; the static presets are only a first guess).
+ */
+export function capabilitiesFrom(initResult: unknown, sessionResult: unknown): AgentCapabilities {
+  const modes = field(sessionResult, "modes", "availableModes");
+  const options = field(sessionResult, "configOptions");
+  return {
+    loadSession: field(initResult, "agentCapabilities", "loadSession") === true,
+    resume: isRecord(field(initResult, "agentCapabilities", "sessionCapabilities", "resume")),
+    modes: Array.isArray(modes) && modes.length > 0,
+    configOptions: Array.isArray(options) && options.length > 0,
+    steering: steeringAdvertised(initResult),
+    images: field(initResult, "agentCapabilities", "promptCapabilities", "image") === true,
+  };
 }

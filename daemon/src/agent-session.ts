@@ -7,12 +7,13 @@ import * as acp from "@agentclientprotocol/sdk";
 import type { AnyMessage } from "@agentclientprotocol/sdk";
 import type { PromptBlock } from "../../shared/blocks";
 import { reapplyNotices, reapplyPlan, type ReapplyStep } from "../../shared/session-settings";
-import type { AgentConfig, DaemonEvent, SessionSettings } from "../../shared/tunnel-protocol";
+import type { AgentCapabilities, AgentConfig, DaemonEvent, SessionSettings } from "../../shared/tunnel-protocol";
 import { type AuthMethod, type ElicitationAction, type ElicitationContent, PermissionOption } from "../../shared/viewer-protocol";
 import { isRecord, messageKind, tappedStdioStream, type TapVerdict } from "./acp-tap";
 import {
   authMethodsFrom,
   authStatusFrom,
+  capabilitiesFrom,
   configAfterSetMode,
   configAfterSetModel,
   configAfterSetOption,
@@ -63,6 +64,8 @@ export const DEFAULT_TIMEOUTS: SessionTimeouts = {
 
 export type SessionDeps = {
   emit(e: DaemonEvent): void;
+  /** What the agent showed it can do, after each successful open. */
+  learnt?(agentId: string, capabilities: AgentCapabilities): void;
   log: Logger;
   timeouts: SessionTimeouts;
 };
@@ -271,6 +274,7 @@ export class AgentSession {
       }
       if (!this.live) return;
       this.config = initialAgentConfig(init, sessionResult, this.loginHint);
+      this.deps.learnt?.(this.agentId, capabilitiesFrom(init, sessionResult));
       const notices = this.resumed && restore ? await this.reapply(conn, restore) : [];
       if (!this.live) return;
       this.state = "ready";

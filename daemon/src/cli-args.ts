@@ -1,5 +1,6 @@
 /** `baton` command line: flags, env (BATON_SERVER / BATON_TOKEN / BATON_ROOTS) and config file → DaemonOptions. */
 import path from "node:path";
+import { CAPABILITIES_FILE_NAME } from "./capability-cache";
 import { ConfigError, defaultConfigPath, readConfigFile } from "./config-file";
 import type { DaemonOptions } from "./daemon-options";
 
@@ -107,6 +108,7 @@ export function parseCli(args: readonly string[], env: NodeJS.ProcessEnv = proce
     customAgents: file.agents ?? [],
     budget: file.budget ?? null,
     debug: flags.debug || env.BATON_DEBUG === "1",
+    capabilitiesFile: path.join(path.dirname(path.resolve(cwd, configPath)), CAPABILITIES_FILE_NAME),
   };
   if (sub === "agents") return { kind: "agents", options };
   if (!options.server) throw new UsageError("no server: pass --server URL, set BATON_SERVER, or put \"server\" in the config file");
