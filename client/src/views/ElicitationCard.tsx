@@ -81,7 +81,10 @@ export function ElicitationCard(props: {
   const [error, setError] = createSignal<string | null>(null);
   const [busy, setBusy] = createSignal(false);
   const idFor = (name: string) => `elicit-${props.row.requestId}-${name}`;
-  const set = (name: string, v: Value) => setValues((prev) => ({ ...prev, [name]: v }));
+  const set = (name: string, v: Value) => {
+    setValues((prev) => ({ ...prev, [name]: v }));
+    setError(null); // a complaint about the old values would mislead
+  };
 
   const send = async (action: ElicitationAction, content?: ElicitationContent) => {
     setBusy(true);
@@ -200,8 +203,8 @@ export function ElicitationCard(props: {
                   </Match>
                   <Match when={f.type === "boolean" && f}>
                     {(b) => (
-                      <div class="elicit-field elicit-check">
-                        <label>
+                      <div class="elicit-field">
+                        <label class="elicit-check">
                           <input
                             type="checkbox"
                             checked={values()[b().name] === true}
