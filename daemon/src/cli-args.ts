@@ -17,7 +17,10 @@ Runs the Baton daemon: one outbound tunnel to the Baton server; agents run here,
   --agent ID       advertise only these agents (repeatable): claude codex gemini qwen opencode pi copilot demo, or a custom id
   --config FILE    JSON config (default ${defaultConfigPath()}):
                    {"server","token","roots":[…],"agents":[{"id","label","command","args","env"}],"budget"}
-  --debug          also log agents' stderr`;
+  --debug          also log agents' stderr
+
+Capabilities learnt from the agents are kept in agent-capabilities.json beside the config file
+(env BATON_CAPABILITIES_FILE to put it elsewhere).`;
 
 export type CliCommand =
   | { kind: "help" }
@@ -108,7 +111,7 @@ export function parseCli(args: readonly string[], env: NodeJS.ProcessEnv = proce
     customAgents: file.agents ?? [],
     budget: file.budget ?? null,
     debug: flags.debug || env.BATON_DEBUG === "1",
-    capabilitiesFile: path.join(path.dirname(path.resolve(cwd, configPath)), CAPABILITIES_FILE_NAME),
+    capabilitiesFile: path.resolve(cwd, envValue(env.BATON_CAPABILITIES_FILE) ?? path.join(path.dirname(configPath), CAPABILITIES_FILE_NAME)),
   };
   if (sub === "agents") return { kind: "agents", options };
   if (!options.server) throw new UsageError("no server: pass --server URL, set BATON_SERVER, or put \"server\" in the config file");

@@ -91,6 +91,11 @@ describe("cli args", () => {
     expect(fromEnv).toMatchObject({ options: { server: "https://env.example", roots: ["/a", "/work/b"] } });
     const fromFlags = parseCli(["daemon", "--config", file, "--server=http://localhost:8787", "--root", "x", "--agent", "demo", "--agent", "claude,codex"], noConfig, cwd);
     expect(fromFlags).toMatchObject({ options: { server: "http://localhost:8787", roots: ["/work/x"], agents: ["demo", "claude", "codex"] } });
+    // learnt capabilities live beside the config file unless the env says otherwise
+    expect(fromFile).toMatchObject({ options: { capabilitiesFile: path.join(cfgDir, "agent-capabilities.json") } });
+    expect(parseCli(["daemon", "--config", file], { ...noConfig, BATON_CAPABILITIES_FILE: "caps.json" }, cwd)).toMatchObject({
+      options: { capabilitiesFile: "/work/caps.json" },
+    });
   });
 
   it("help, version, and clear usage errors", () => {
