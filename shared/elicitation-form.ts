@@ -106,8 +106,8 @@ function fieldProblem(f: FormField, v: unknown): string | null {
     case "string": {
       if (typeof v !== "string") return "expected text";
       if (f.choices && !f.choices.some((c) => c.value === v)) return "not one of the choices";
-      if (f.minLength !== null && v.length < f.minLength) return `at least ${f.minLength} characters`;
-      if (f.maxLength !== null && v.length > f.maxLength) return `at most ${f.maxLength} characters`;
+      if (f.minLength !== null && v.length < f.minLength) return f.minLength === 1 ? "cannot be empty" : `at least ${f.minLength} characters`;
+      if (f.maxLength !== null && v.length > f.maxLength) return `at most ${f.maxLength} character${f.maxLength === 1 ? "" : "s"}`;
       if (f.pattern !== null) {
         let re: RegExp | null = null;
         try {

@@ -12,7 +12,7 @@ describe("room elicitation rule", () => {
   });
   it("an invalid accept is refused and leaves the form open for a valid one", () => {
     const open = openElicitation({}, "e1", schema);
-    expect(judgeAnswer(open, true, "e1", "accept", { name: "" })).toEqual({ kind: "invalid", message: "name: at least 1 characters" });
+    expect(judgeAnswer(open, true, "e1", "accept", { name: "" })).toEqual({ kind: "invalid", message: "name: cannot be empty" });
     expect(judgeAnswer(open, true, "e1", "accept", undefined)).toEqual({ kind: "invalid", message: "name is required" });
     expect(judgeAnswer(open, true, "e1", "decline", { name: "ignored" })).toEqual({ kind: "accept", action: "decline" });
   });
