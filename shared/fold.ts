@@ -17,6 +17,8 @@ import { assertNever, type PromptBlock } from "./blocks";
 import type {
   Author,
   ConfigState,
+  ElicitationAction,
+  ElicitationContent,
   PermissionOption,
   QueueEntry,
   ServerFrame,
@@ -68,12 +70,22 @@ export type PermissionRow = {
   options: PermissionOption[];
   resolved: null | { outcome: "selected" | "cancelled"; optionId: string | null; by: Author | null };
 };
+/** The agent's form (ACP elicitation): rendered from `requestedSchema`; `resolved` once answered or cancelled. */
+export type ElicitationRow = {
+  kind: "elicitation";
+  id: string;
+  requestId: string;
+  message: string;
+  requestedSchema: Record<string, unknown>;
+  toolCallId: string | null;
+  resolved: null | { action: ElicitationAction; content: ElicitationContent | null; by: Author | null };
+};
 export type ErrorRow = { kind: "error"; id: string; message: string; code: string | null };
 export type NoticeRow = { kind: "notice"; id: string; level: "info" | "warn"; text: string };
 /** A turn that ended other than normally (cancelled, refused, ran out of tokens…). */
 export type TurnEndRow = { kind: "turn_end"; id: string; stopReason: string };
 
-export type Row = UserRow | AgentRow | ThoughtRow | ToolRow | PlanRow | PermissionRow | ErrorRow | NoticeRow | TurnEndRow;
+export type Row = UserRow | AgentRow | ThoughtRow | ToolRow | PlanRow | PermissionRow | ElicitationRow | ErrorRow | NoticeRow | TurnEndRow;
 export type RowKind = Row["kind"];
 
 export type Usage = { used: number; size: number; cost: { amount: number; currency: string } | null };
@@ -497,6 +509,21 @@ function applyEvent(state: FoldState, e: SessionEvent, logged: boolean): FoldSta
       return updateRow(state, `perm:${e.requestId}`, "permission", (r) => ({
         ...r,
         resolved: { outcome: e.outcome, optionId: e.optionId, by: e.by },
+      }));
+    case "elicitation_request":
+      return pushRow(state, {
+        kind: "elicitation",
+        id: `elicit:${e.requestId}`,
+        requestId: e.requestId,
+        message: e.message,
+        requestedSchema: e.requestedSchema,
+        toolCallId: e.toolCallId ?? null,
+        resolved: null,
+      });
+    case "elicitation_resolved":
+      return updateRow(state, `elicit:${e.requestId}`, "elicitation", (r) => ({
+        ...r,
+        resolved: { action: e.action, content: e.content ?? null, by: e.by },
       }));
     case "session_status": {
       const turnActive = e.state === "active" || (e.state === "offline" && e.turnRunning === true);

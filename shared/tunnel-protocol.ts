@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { PromptBlocks } from "./blocks";
 import { MAX_BATCH_EVENTS } from "./limits";
-import { AcpUpdate, AuthMethod, ConfigState, Id, PermissionOption } from "./viewer-protocol";
+import { AcpUpdate, AuthMethod, ConfigState, ElicitationAction, ElicitationContent, Id, PermissionOption } from "./viewer-protocol";
 
 export const AgentCapabilities = z.object({
   loadSession: z.boolean(),
@@ -61,6 +61,16 @@ export const DaemonEvent = z.discriminatedUnion("t", [
     options: z.array(PermissionOption),
   }),
   z.object({ t: z.literal("permission.cancelled"), sessionId: Id, requestId: Id }),
+  /** A session-scoped ACP form elicitation (`elicitation/create`, mode form). */
+  z.object({
+    t: z.literal("elicitation.request"),
+    sessionId: Id,
+    requestId: Id,
+    message: z.string(),
+    requestedSchema: z.object({}).passthrough(),
+    toolCallId: z.string().nullish(),
+  }),
+  z.object({ t: z.literal("elicitation.cancelled"), sessionId: Id, requestId: Id }),
   z.object({ t: z.literal("config.state"), sessionId: Id, config: AgentConfig }),
   z.object({
     t: z.literal("steer.result"),
@@ -90,6 +100,13 @@ export const MachineCommand = z.discriminatedUnion("t", [
   z.object({ t: z.literal("mode.set"), sessionId: Id, modeId: z.string() }),
   z.object({ t: z.literal("model.set"), sessionId: Id, modelId: z.string() }),
   z.object({ t: z.literal("permission.respond"), sessionId: Id, requestId: Id, optionId: z.string().nullable() }),
+  z.object({
+    t: z.literal("elicitation.respond"),
+    sessionId: Id,
+    requestId: Id,
+    action: ElicitationAction,
+    content: ElicitationContent.optional(),
+  }),
   z.object({ t: z.literal("steer"), sessionId: Id, entryId: Id, blocks: PromptBlocks }),
   z.object({ t: z.literal("session.close"), sessionId: Id }),
 ]);

@@ -31,6 +31,16 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 export const Author = z.object({ id: z.string(), name: z.string() });
 export type Author = z.infer<typeof Author>;
 
+/** Largest answer to a form: a handful of short fields, not a document. */
+const MAX_ELICITATION_FIELDS = 64;
+/** ACP `ElicitationContentValue`s by field name (an answer to `elicitation/create`). */
+export const ElicitationContent = z
+  .record(z.string().max(128), z.union([z.string().max(8192), z.number(), z.boolean(), z.array(z.string().max(1024)).max(256)]))
+  .refine((c) => Object.keys(c).length <= MAX_ELICITATION_FIELDS, "too many fields");
+export type ElicitationContent = z.infer<typeof ElicitationContent>;
+export const ElicitationAction = z.enum(["accept", "decline", "cancel"]);
+export type ElicitationAction = z.infer<typeof ElicitationAction>;
+
 // ---------------------------------------------------------------- client → room
 
 const op = <T extends string, S extends z.ZodRawShape>(name: T, shape: S) =>
@@ -47,6 +57,12 @@ export const ClientOp = z.discriminatedUnion("op", [
   op("mode.set", { modeId: Id }),
   op("model.set", { modelId: Id }),
   op("permission.respond", { requestId: Id, optionId: Id.nullable() }),
+  /** An answer to the agent's form (`elicitation/create`); `content` with `accept` only, checked against the form. */
+  op("elicitation.respond", {
+    requestId: Id,
+    action: z.enum(["accept", "decline", "cancel"]),
+    content: ElicitationContent.optional(),
+  }),
   op("settings.set", {
     queueDepth: z.number().int().min(1).max(MAX_QUEUE_DEPTH).optional(),
     mergeQueued: z.boolean().optional(),
@@ -85,6 +101,7 @@ export const PermissionOption = z
   .passthrough();
 export type PermissionOption = z.infer<typeof PermissionOption>;
 export const AcpUpdate = z.object({ sessionUpdate: z.string() }).passthrough();
+
 
 /**
  * An ACP `authMethods` entry as the daemon reports it, plus `command`: what to run on the machine to
@@ -153,6 +170,22 @@ export const SessionEvent = z.discriminatedUnion("kind", [
     optionId: z.string().nullable(),
     by: Author.nullable(),
   }),
+  /** The agent asks for structured input (ACP form elicitation); every viewer sees it, the first valid answer wins. */
+  z.object({
+    kind: z.literal("elicitation_request"),
+    requestId: Id,
+    message: z.string(),
+    requestedSchema: Loose,
+    toolCallId: z.string().nullish(),
+  }),
+  /** `by` null: cancelled by the turn's end / Stop, not by a person. `content` only with `accept`. */
+  z.object({
+    kind: z.literal("elicitation_resolved"),
+    requestId: Id,
+    action: ElicitationAction,
+    content: ElicitationContent.optional(),
+    by: Author.nullable(),
+  }),
   z.object({
     kind: z.literal("session_status"),
     state: z.enum(["starting", "idle", "active", "offline", "error", "closed"]),
@@ -193,6 +226,8 @@ export const LOGGED_KINDS = new Set<SessionEventKind>([
   "acp",
   "permission_request",
   "permission_resolved",
+  "elicitation_request",
+  "elicitation_resolved",
   "session_status",
   "turn_error",
   "steer_result",

@@ -5,6 +5,9 @@ import { z } from "zod";
 import { chunkText, markdownReply, parseDemoScript, type DemoScript } from "./demo-script";
 import {
   DEFAULT_CONFIG_VALUES,
+  DEMO_AUTH_METHOD,
+  DEMO_COMMANDS,
+  FAST_CONFIG_ID,
   DEFAULT_MODE_ID,
   DEMO_EFFORTS,
   DEMO_MODELS,
@@ -23,6 +26,8 @@ import { DemoTurn } from "./demo-turn";
 export const DEMO_AGENT_VERSION = "0.1.0";
 export const STEERING_METHOD = "_session/steering";
 export const LEGACY_SET_MODEL_METHOD = "session/set_model";
+/** claude-agent-acp's and codex-acp's connection-scoped login report (an `_meta`-style extension). */
+export const AUTH_STATUS_UPDATE_METHOD = "_auth/status_update";
 
 type DemoSession = StoredSession & { turn: DemoTurn | null };
 
@@ -43,6 +48,8 @@ function historyBlock(block: acp.ContentBlock): acp.ContentBlock {
 
 export function buildDemoAgent(settings: DemoSettings): acp.AgentApp {
   const sessions = new Map<string, DemoSession>();
+  /** What the client said it can do (`initialize`): the `ask` script needs form elicitation. */
+  let clientCapabilities: acp.ClientCapabilities = {};
 
   const getSession = (sessionId: string): DemoSession => {
     const s = sessions.get(sessionId);
@@ -59,24 +66,37 @@ export function buildDemoAgent(settings: DemoSettings): acp.AgentApp {
   };
   const sessionConfig = (s: DemoSession) => ({
     modes: modeStateFor(s.modeId),
-    configOptions: configOptionsFor(s.config),
+    configOptions: configOptionsFor(s.config, settings.extraOptions),
     ...(settings.legacyModels ? { models: legacyModelsFor(s.config.model) } : {}),
   });
 
   const app = acp
     .agent({ name: "baton-demo-agent" })
-    .onRequest(acp.methods.agent.initialize, () => ({
-      protocolVersion: acp.PROTOCOL_VERSION,
-      agentInfo: { name: "baton-demo-agent", title: "Baton demo agent", version: DEMO_AGENT_VERSION },
-      authMethods: [],
-      agentCapabilities: {
-        loadSession: settings.loadSession,
-        promptCapabilities: { image: true, audio: false, embeddedContext: false },
-        mcpCapabilities: { http: false, sse: false },
-        _meta: settings.steering ? { steering: { supported: true, idleBehavior: "promptRequired" } } : {},
-      },
-    }))
-    .onRequest(acp.methods.agent.session.new, ({ params }) => {
+    .onRequest(acp.methods.agent.initialize, ({ params, client }) => {
+      clientCapabilities = params.clientCapabilities ?? {};
+      const steering = settings.steering ? { steering: { supported: true } } : {};
+      if (settings.authRequired) {
+        // Like claude / codex: the login report is pushed after the answer, never before it.
+        setImmediate(() => {
+          client.notify(AUTH_STATUS_UPDATE_METHOD, { authStatus: { kind: "none", label: "Not logged in" } }).catch(() => {});
+        });
+      }
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentInfo: { name: "baton-demo-agent", title: "Baton demo agent", version: DEMO_AGENT_VERSION },
+        authMethods: settings.authRequired ? [DEMO_AUTH_METHOD] : [],
+        agentCapabilities: {
+          loadSession: settings.loadSession,
+          promptCapabilities: { image: true, audio: false, embeddedContext: false },
+          mcpCapabilities: { http: false, sse: false },
+          _meta: settings.steeringAt === "capabilities" ? steering : {},
+        },
+        // claude and codex put it here, beside agentCapabilities.
+        _meta: settings.steeringAt === "top" ? steering : {},
+      };
+    })
+    .onRequest(acp.methods.agent.session.new, ({ params, client }) => {
+      if (settings.authRequired) throw acp.RequestError.authRequired(undefined, "log in with `baton-demo-agent login`");
       const s: DemoSession = {
         sessionId: randomUUID(),
         cwd: params.cwd,
@@ -87,20 +107,26 @@ export function buildDemoAgent(settings: DemoSettings): acp.AgentApp {
       };
       sessions.set(s.sessionId, s);
       persist(s);
+      announceCommands(client, s.sessionId);
       return { sessionId: s.sessionId, ...sessionConfig(s) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       if (!settings.loadSession) throw acp.RequestError.methodNotFound(acp.methods.agent.session.load);
+      if (settings.authRequired) throw acp.RequestError.authRequired(undefined, "log in with `baton-demo-agent login`");
       const stored = loadSession(settings.stateDir, params.sessionId);
       if (!stored) throw acp.RequestError.sessionNotFound(params.sessionId);
       const s: DemoSession = { ...stored, cwd: params.cwd, turn: null };
+      // Real agents come back from a restart with their defaults, not the session's settings.
+      if (settings.loadDefaults) Object.assign(s, { modeId: DEFAULT_MODE_ID, config: { ...DEFAULT_CONFIG_VALUES } });
       sessions.set(s.sessionId, s);
       for (const update of s.history) await client.notify(acp.methods.client.session.update, { sessionId: s.sessionId, update });
+      announceCommands(client, s.sessionId);
       return sessionConfig(s);
     })
     .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
       const s = getSession(params.sessionId);
       if (!DEMO_MODES.some((m) => m.id === params.modeId)) throw acp.RequestError.invalidParams({ modeId: params.modeId }, "unknown mode");
+      if (settings.refuseModes.includes(params.modeId)) throw acp.RequestError.invalidParams({ modeId: params.modeId }, "this mode cannot be chosen now");
       s.modeId = params.modeId;
       persist(s);
       return {};
@@ -108,14 +134,19 @@ export function buildDemoAgent(settings: DemoSettings): acp.AgentApp {
     .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
       const s = getSession(params.sessionId);
       const value = params.value;
-      if (typeof value !== "string") throw acp.RequestError.invalidParams({ configId: params.configId }, "expected a select value");
       const next: DemoConfigValues = { ...s.config };
+      if (settings.extraOptions && params.configId === FAST_CONFIG_ID && typeof value === "boolean") {
+        s.config = { ...next, fast: value };
+        persist(s);
+        return { configOptions: configOptionsFor(s.config, true) };
+      }
+      if (typeof value !== "string") throw acp.RequestError.invalidParams({ configId: params.configId }, "expected a select value");
       if (params.configId === MODEL_CONFIG_ID && DEMO_MODELS.some((m) => m.value === value)) next.model = value;
       else if (params.configId === EFFORT_CONFIG_ID && DEMO_EFFORTS.some((e) => e.value === value)) next.effort = value;
       else throw acp.RequestError.invalidParams({ configId: params.configId, value }, "unknown config option or value");
       s.config = next;
       persist(s);
-      return { configOptions: configOptionsFor(s.config) };
+      return { configOptions: configOptionsFor(s.config, settings.extraOptions) };
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
       const s = getSession(params.sessionId);
@@ -126,7 +157,7 @@ export function buildDemoAgent(settings: DemoSettings): acp.AgentApp {
       try {
         const script = parseDemoScript(promptText(params.prompt));
         const imageCount = params.prompt.filter((b) => b.type === "image").length;
-        await playScript({ settings, session: s, turn, client, script, text: promptText(params.prompt), imageCount });
+        await playScript({ settings, session: s, turn, client, script, text: promptText(params.prompt), imageCount, clientCapabilities });
         return { stopReason: turn.cancelled ? "cancelled" : "end_turn" };
       } finally {
         s.turn = null;
@@ -157,6 +188,18 @@ export function buildDemoAgent(settings: DemoSettings): acp.AgentApp {
   return app;
 }
 
+/** Like the real agents: the command list follows the session's answer (claude 40, codex 16, …). */
+function announceCommands(client: acp.AgentContext, sessionId: string): void {
+  setImmediate(() => {
+    client
+      .notify(acp.methods.client.session.update, {
+        sessionId,
+        update: { sessionUpdate: "available_commands_update", availableCommands: DEMO_COMMANDS.map((c) => ({ ...c })) },
+      })
+      .catch(() => {});
+  });
+}
+
 type PlayContext = {
   settings: DemoSettings;
   session: DemoSession;
@@ -165,6 +208,7 @@ type PlayContext = {
   script: DemoScript;
   text: string;
   imageCount: number;
+  clientCapabilities: acp.ClientCapabilities;
 };
 
 async function playScript(p: PlayContext): Promise<void> {
@@ -223,6 +267,21 @@ async function playScript(p: PlayContext): Promise<void> {
       break;
     case "permission":
       await playPermission(p, update, stream);
+      break;
+    case "terminal":
+      await playTerminal(p, update, stream);
+      break;
+    case "warning":
+      await playWarning(p, update);
+      break;
+    case "fence":
+      await playFence(p, update, stream);
+      break;
+    case "blind":
+      await playBlindPermission(p, update, stream);
+      break;
+    case "elicit":
+      await playElicitation(p, stream);
       break;
     case "error":
       await say("About to fail on purpose…\n");
@@ -332,4 +391,153 @@ async function playPermission(p: PlayContext, update: UpdateFn, stream: StreamFn
   const allowed = option?.kind === "allow_once" || option?.kind === "allow_always";
   await update({ sessionUpdate: "tool_call_update", toolCallId, status: allowed ? "completed" : "failed" });
   await stream(`You chose **${chosen}** (${option?.name ?? "unknown option"}). ${allowed ? "Pretending to run it." : "Not running it."}`);
+}
+
+/** Codex-style command output: `terminal` content (no client terminal asked for) and the output in `_meta`. */
+async function playTerminal(p: PlayContext, update: UpdateFn, stream: StreamFn): Promise<void> {
+  const toolCallId = `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
+  const meta = (extra: Record<string, unknown>) => ({ _meta: extra });
+  await update({
+    sessionUpdate: "tool_call",
+    toolCallId,
+    title: "Run npm test",
+    kind: "execute",
+    status: "in_progress",
+    rawInput: { command: ["bash", "-lc", "npm test"], cwd: p.session.cwd },
+    content: [{ type: "terminal", terminalId: toolCallId }],
+    ...meta({ terminal_info: { cwd: p.session.cwd, terminal_id: toolCallId } }),
+  });
+  const chunks = [
+    "\u001b[1m> demo@1.0.0 test\u001b[22m\n",
+    "\u001b[32m✓\u001b[39m adds numbers \u001b[2m(2 ms)\u001b[22m\n",
+    "\u001b[32m✓\u001b[39m streams output\n",
+    "\u001b[31m✗\u001b[39m \u001b[1mflaky one\u001b[22m skipped\n",
+    "\n\u001b[1mTests:\u001b[22m \u001b[32m2 passed\u001b[39m, 1 skipped\n",
+  ];
+  for (const data of chunks) {
+    await p.turn.pause(p.settings.paceMs * 2);
+    if (p.turn.cancelled) break;
+    await update({ sessionUpdate: "tool_call_update", toolCallId, ...meta({ terminal_output_delta: { data, terminal_id: toolCallId } }) });
+  }
+  if (p.turn.cancelled) {
+    await update({ sessionUpdate: "tool_call_update", toolCallId, status: "failed" });
+    return;
+  }
+  await update({
+    sessionUpdate: "tool_call_update",
+    toolCallId,
+    status: "completed",
+    ...meta({ terminal_exit: { exit_code: 0, signal: null, terminal_id: toolCallId } }),
+  });
+  await stream("The tests ran (this was a demo: nothing ran).");
+}
+
+/**
+ * Claude's first turn: a "**Warning:**" chunk without a `messageId` around the answer, whose chunks all carry
+ * one. A client must not glue them into one row.
+ */
+async function playWarning(p: PlayContext, update: UpdateFn): Promise<void> {
+  const messageId = `msg_${randomUUID()}`;
+  const chunk = (text: string, id?: string) =>
+    update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text }, ...(id ? { messageId: id } : {}) });
+  await chunk("**Warning:** the demo agent's config could not be read; using defaults.\n");
+  for (const text of ["Here is ", "the answer, ", "in its own message."]) {
+    await p.turn.pause(p.settings.paceMs);
+    if (p.turn.cancelled) return;
+    await chunk(text, messageId);
+  }
+  await chunk("**Warning:** one more note without a message id.");
+}
+
+/** Claude-style tool output: the result is a markdown ```console fence in the tool call's content. */
+async function playFence(p: PlayContext, update: UpdateFn, stream: StreamFn): Promise<void> {
+  const toolCallId = `toolu_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
+  await update({
+    sessionUpdate: "tool_call",
+    toolCallId,
+    title: "`ls -la`",
+    kind: "execute",
+    status: "pending",
+    rawInput: { command: "ls -la", description: "List files" },
+  });
+  await p.turn.pause(p.settings.paceMs * 3);
+  if (p.turn.cancelled) return;
+  const output = "total 8\ndrwxr-xr-x 2 demo demo 4096 .\n-rw-r--r-- 1 demo demo   12 demo.txt";
+  await update({
+    sessionUpdate: "tool_call_update",
+    toolCallId,
+    status: "completed",
+    content: [{ type: "content", content: { type: "text", text: "```console\n" + output + "\n```" } }],
+    rawOutput: output,
+  });
+  await stream("Listed the files.");
+}
+
+/** Copilot-style permission: the title is the model's description; the command is only in `rawInput`. */
+async function playBlindPermission(p: PlayContext, update: UpdateFn, stream: StreamFn): Promise<void> {
+  const toolCallId = `blind-${randomUUID()}`;
+  const toolCall = {
+    toolCallId,
+    title: "print a greeting",
+    kind: "execute" as const,
+    status: "pending" as const,
+    rawInput: { command: "echo hello from baton", description: "print a greeting" },
+  };
+  await update({ sessionUpdate: "tool_call", ...toolCall });
+  const options: acp.PermissionOption[] = [
+    { optionId: "allow_once", name: "Allow", kind: "allow_once" },
+    { optionId: "reject_once", name: "Deny", kind: "reject_once" },
+  ];
+  const reply: acp.RequestPermissionResponse = await p.client.request(acp.methods.client.session.requestPermission, {
+    sessionId: p.session.sessionId,
+    toolCall,
+    options,
+  });
+  const allowed = reply.outcome.outcome === "selected" && reply.outcome.optionId === "allow_once" && !p.turn.cancelled;
+  if (reply.outcome.outcome === "cancelled") p.turn.cancelled = true;
+  await update({ sessionUpdate: "tool_call_update", toolCallId, status: allowed ? "completed" : "failed" });
+  if (!p.turn.cancelled) await stream(allowed ? "hello from baton" : "Not running it.");
+}
+
+/** The form `ask` sends: one field of each kind the ACP elicitation schema has. */
+export const DEMO_ELICITATION_SCHEMA = {
+  type: "object" as const,
+  properties: {
+    name: { type: "string" as const, title: "Project name", minLength: 1, maxLength: 40 },
+    language: { type: "string" as const, title: "Language", oneOf: [
+      { const: "ts", title: "TypeScript" },
+      { const: "py", title: "Python" },
+    ] },
+    size: { type: "string" as const, title: "Size", enum: ["small", "large"] },
+    workers: { type: "integer" as const, title: "Workers", minimum: 1, maximum: 8, default: 2 },
+    tests: { type: "boolean" as const, title: "Add tests", default: true },
+    extras: { type: "array" as const, title: "Extras", items: { anyOf: [
+      { const: "lint", title: "Linting" },
+      { const: "ci", title: "CI" },
+    ] } },
+  },
+  required: ["name", "language"],
+};
+
+/** Claude's AskUserQuestion as an ACP form elicitation (only for a client that advertises `elicitation.form`). */
+async function playElicitation(p: PlayContext, stream: StreamFn): Promise<void> {
+  if (!p.clientCapabilities.elicitation?.form) {
+    await stream("This client does not support form elicitation, so I will not ask.");
+    return;
+  }
+  const reply: acp.CreateElicitationResponse = await p.client.request(acp.methods.client.elicitation.create, {
+    mode: "form",
+    sessionId: p.session.sessionId,
+    message: "A few questions before I scaffold the project",
+    requestedSchema: DEMO_ELICITATION_SCHEMA,
+  });
+  if (p.turn.cancelled) return;
+  if (reply.action === "accept") {
+    const content = "content" in reply && reply.content ? reply.content : {};
+    await stream(`You answered: ${JSON.stringify(content)}`);
+  } else if (reply.action === "cancel") {
+    p.turn.cancelled = true;
+  } else {
+    await stream(`You chose **${reply.action}**; carrying on without answers.`);
+  }
 }

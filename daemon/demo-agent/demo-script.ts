@@ -16,6 +16,11 @@ export type DemoScript =
   | { kind: "plan" }
   | { kind: "think" }
   | { kind: "permission" }
+  | { kind: "terminal" }
+  | { kind: "warning" }
+  | { kind: "fence" }
+  | { kind: "blind" }
+  | { kind: "elicit" }
   | { kind: "error" }
   | { kind: "unknown" }
   | { kind: "config"; units: number }
@@ -42,8 +47,17 @@ export function parseDemoScript(text: string): DemoScript {
     case "think":
       return { kind: "think" };
     case "permission":
-    case "ask":
       return { kind: "permission" };
+    case "terminal":
+      return { kind: "terminal" };
+    case "warning":
+      return { kind: "warning" };
+    case "fence":
+      return { kind: "fence" };
+    case "blind":
+      return { kind: "blind" };
+    case "ask":
+      return { kind: "elicit" };
     case "error":
       return { kind: "error" };
     case "unknown":
@@ -87,6 +101,8 @@ export function markdownReply(promptText: string, imageCount: number): string {
   ];
   if (imageCount > 0) lines.push(`I received ${imageCount} image${imageCount === 1 ? "" : "s"}.`, "");
   lines.push("> You said:", ...echo.split("\n").map((l) => `> ${l}`), "");
-  lines.push("Try `sleep 30`, `tool`, `plan`, `think`, `permission`, `error`, `unknown`, `config` or `burst 1000`.");
+  lines.push(
+    "Try `sleep 30`, `tool`, `plan`, `think`, `permission`, `error`, `unknown`, `config`, `terminal`, `warning`, `fence`, `blind`, `ask` or `burst 1000`.",
+  );
   return lines.join("\n");
 }

@@ -16,6 +16,19 @@ export type DemoSettings = {
   legacyModels: boolean;
   /** Advertise and serve `session/load`; off plays an agent that cannot reattach after a restart. */
   loadSession: boolean;
+  /**
+   * Where steering is advertised: at the top level of the `initialize` result's `_meta` (as claude and codex
+   * do) or inside `agentCapabilities._meta` (the older place).
+   */
+  steeringAt: "top" | "capabilities";
+  /** Advertise `authMethods` and fail session/new and session/load with ACP `auth_required`. */
+  authRequired: boolean;
+  /** `session/load` resets the session to the defaults and reports them (as real agents do after a restart). */
+  loadDefaults: boolean;
+  /** Mode ids `session/set_mode` refuses (to play an agent that will not re-apply a setting). */
+  refuseModes: string[];
+  /** Also advertise a boolean option `fast` and a one-choice select `variant` (like claude / copilot / pi). */
+  extraOptions: boolean;
 };
 
 function numberFromEnv(value: string | undefined, fallback: number): number {
@@ -32,6 +45,14 @@ export function readDemoSettings(env: NodeJS.ProcessEnv = process.env): DemoSett
     steering: env.DEMO_STEERING !== "0",
     legacyModels: env.DEMO_LEGACY_MODELS === "1",
     loadSession: env.DEMO_LOAD_SESSION !== "0",
+    steeringAt: env.DEMO_STEERING_AT === "capabilities" ? "capabilities" : "top",
+    authRequired: env.DEMO_AUTH_REQUIRED === "1",
+    loadDefaults: env.DEMO_LOAD_DEFAULTS === "1",
+    refuseModes: (env.DEMO_REFUSE_MODES ?? "")
+      .split(",")
+      .map((m) => m.trim())
+      .filter(Boolean),
+    extraOptions: env.DEMO_EXTRA_OPTIONS === "1",
   };
 }
 
@@ -55,10 +76,19 @@ export const DEMO_EFFORTS = [
   { value: "high", name: "High" },
 ] as const;
 
-export type DemoConfigValues = { model: string; effort: string };
-export const DEFAULT_CONFIG_VALUES: DemoConfigValues = { model: "demo-fast", effort: "medium" };
+export const FAST_CONFIG_ID = "fast";
+export const VARIANT_CONFIG_ID = "variant";
 
-export function configOptionsFor(values: DemoConfigValues): acp.SessionConfigOption[] {
+export type DemoConfigValues = { model: string; effort: string; fast: boolean };
+export const DEFAULT_CONFIG_VALUES: DemoConfigValues = { model: "demo-fast", effort: "medium", fast: false };
+
+export function configOptionsFor(values: DemoConfigValues, extra = false): acp.SessionConfigOption[] {
+  const extras: acp.SessionConfigOption[] = extra
+    ? [
+        { type: "boolean", id: FAST_CONFIG_ID, name: "Fast mode", description: "Answer faster, think less", currentValue: values.fast },
+        { type: "select", id: VARIANT_CONFIG_ID, name: "Variant", currentValue: "standard", options: [{ value: "standard", name: "Standard" }] },
+      ]
+    : [];
   return [
     {
       type: "select",
@@ -76,8 +106,26 @@ export function configOptionsFor(values: DemoConfigValues): acp.SessionConfigOpt
       currentValue: values.effort,
       options: DEMO_EFFORTS.map((e) => ({ ...e })),
     },
+    ...extras,
   ];
 }
+
+/** The slash commands the demo advertises in `available_commands_update` (real agents send 3 to 51). */
+export const DEMO_COMMANDS: acp.AvailableCommand[] = [
+  { name: "help", description: "Show what the demo agent can do" },
+  { name: "plan", description: "Play a plan whose steps advance" },
+  { name: "review", description: "Review the current changes", input: { hint: "what to focus on" } },
+  { name: "compact", description: "Summarise the conversation to free context" },
+  { name: "init", description: "Create an AGENTS.md for this project" },
+];
+
+/** What the demo's auth method tells a client to run (the `terminal-auth` hint claude sends). */
+export const DEMO_AUTH_METHOD = {
+  id: "demo-login",
+  name: "Log in to the demo agent",
+  description: "Run the demo agent's login in a terminal on this machine",
+  _meta: { "terminal-auth": { command: "baton-demo-agent", args: ["login"], label: "Demo login" } },
+};
 
 export function modeStateFor(modeId: string): acp.SessionModeState {
   return { currentModeId: modeId, availableModes: DEMO_MODES.map((m) => ({ ...m })) };

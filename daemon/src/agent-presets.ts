@@ -26,7 +26,11 @@ type Launch =
   | { kind: "npx"; pkg: string; bin: string; args: string[] }
   | { kind: "demo" };
 
-export type AgentPreset = { id: string; label: string; launch: Launch; capabilities: AgentCapabilities };
+/**
+ * `login`: what a person runs on the machine to log the agent in, shown when a session fails for want of it
+ * (the agent's own `terminal-auth` hint wins when it sends one).
+ */
+export type AgentPreset = { id: string; label: string; launch: Launch; capabilities: AgentCapabilities; login?: string };
 
 const caps = (c: Partial<AgentCapabilities>): AgentCapabilities => ({
   loadSession: false,
@@ -44,43 +48,54 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
     id: "claude",
     label: "Claude Code",
     launch: { kind: "npx", pkg: "@agentclientprotocol/claude-agent-acp", bin: "claude-agent-acp", args: [] },
-    capabilities: caps({ loadSession: true, resume: true, modes: true, configOptions: true, images: true }),
+    // claude-agent-acp 0.101: steering at the top level of `initialize`'s `_meta`.
+    capabilities: caps({ loadSession: true, resume: true, modes: true, configOptions: true, steering: true, images: true }),
+    login: "claude, then /login",
   },
   {
     id: "codex",
     label: "Codex",
     launch: { kind: "npx", pkg: "@agentclientprotocol/codex-acp", bin: "codex-acp", args: [] },
-    capabilities: caps({ loadSession: true, modes: true, configOptions: true, images: true }),
+    capabilities: caps({ loadSession: true, resume: true, modes: true, configOptions: true, steering: true, images: true }),
+    login: "codex login",
   },
   {
     id: "gemini",
     label: "Gemini CLI",
     launch: { kind: "command", command: "gemini", args: ["--acp"] },
     capabilities: caps({ loadSession: true, modes: true, images: true }),
+    login: "gemini",
   },
   {
     id: "qwen",
     label: "Qwen Code",
     launch: { kind: "command", command: "qwen", args: ["--acp"] },
-    capabilities: caps({ loadSession: true, modes: true, images: true }),
+    // qwen-code 0.24: mode and model as config options.
+    capabilities: caps({ loadSession: true, modes: true, configOptions: true, images: true }),
+    login: "qwen, then /auth",
   },
   {
     id: "opencode",
     label: "opencode",
     launch: { kind: "command", command: "opencode", args: ["acp"] },
     capabilities: caps({ loadSession: true, modes: true, configOptions: true, images: true }),
+    login: "opencode auth login",
   },
   {
     id: "pi",
     label: "Pi",
     launch: { kind: "npx", pkg: "pi-acp", bin: "pi-acp", args: [] },
-    capabilities: caps({ modes: true }),
+    // pi-acp 0.0.34: session/load, model and thought_level options, image prompts; its only mode is "off".
+    capabilities: caps({ loadSession: true, configOptions: true, images: true }),
+    login: "pi, then /login",
   },
   {
     id: "copilot",
     label: "GitHub Copilot",
     launch: { kind: "command", command: "copilot", args: ["--acp", "--stdio"] },
-    capabilities: caps({ loadSession: true, modes: true, images: true }),
+    // copilot 1.0.102: mode and `allow_all` (a boolean) as config options.
+    capabilities: caps({ loadSession: true, modes: true, configOptions: true, images: true }),
+    login: "copilot, then /login",
   },
   {
     id: "demo",
@@ -105,7 +120,7 @@ export function demoLaunch(env: Readonly<Record<string, string>> = {}): LaunchSp
   return { command: process.execPath, args: ["--import", tsxLoader, DEMO_AGENT_MAIN], env };
 }
 
-export type ResolvedAgent = { info: AgentInfo; launch: LaunchSpec };
+export type ResolvedAgent = { info: AgentInfo; launch: LaunchSpec; login?: string | null };
 
 export type DetectOptions = {
   /** Custom agents from the config file (an id equal to a preset's replaces it). */
@@ -159,7 +174,7 @@ export function detectAgents(o: DetectOptions = {}): ResolvedAgent[] {
     const launch = resolvePreset(p, opts, dirs);
     if (!launch) continue;
     const capabilities = p.id === "demo" ? { ...p.capabilities, steering: launch.env?.DEMO_STEERING !== "0" } : p.capabilities;
-    out.push({ info: { id: p.id, label: p.label, capabilities }, launch });
+    out.push({ info: { id: p.id, label: p.label, capabilities }, launch, login: p.login ?? null });
   }
   for (const c of o.custom ?? []) {
     if (only && !only.has(c.id)) continue;
@@ -171,6 +186,7 @@ export function detectAgents(o: DetectOptions = {}): ResolvedAgent[] {
     out.push({
       info: { id: c.id, label: c.label ?? preset?.label ?? c.id, capabilities: { ...(preset?.capabilities ?? caps({})), ...(c.capabilities ?? {}) } },
       launch: { command: found, args: c.args, env: c.env },
+      login: preset?.login ?? null,
     });
   }
   return out;

@@ -6,10 +6,14 @@ import { randomUUID } from "node:crypto";
 import * as acp from "@agentclientprotocol/sdk";
 import type { AnyMessage } from "@agentclientprotocol/sdk";
 import type { PromptBlock } from "../../shared/blocks";
-import type { AgentConfig, DaemonEvent } from "../../shared/tunnel-protocol";
-import { PermissionOption } from "../../shared/viewer-protocol";
+import { reapplyNotices, reapplyPlan, type ReapplyStep } from "../../shared/session-settings";
+import type { AgentCapabilities, AgentConfig, DaemonEvent, SessionSettings } from "../../shared/tunnel-protocol";
+import { type AuthMethod, type ElicitationAction, type ElicitationContent, PermissionOption } from "../../shared/viewer-protocol";
 import { isRecord, messageKind, tappedStdioStream, type TapVerdict } from "./acp-tap";
 import {
+  authMethodsFrom,
+  authStatusFrom,
+  capabilitiesFrom,
   configAfterSetMode,
   configAfterSetModel,
   configAfterSetOption,
@@ -17,12 +21,17 @@ import {
   initialAgentConfig,
   sameConfig,
 } from "./agent-config";
+import { assertNever } from "../../shared/blocks";
 import { describeExit, spawnAgent, type AgentProcess, type ExitInfo, type LaunchSpec } from "./agent-process";
 import { errorMessage, type Logger } from "./log";
 import { DAEMON_VERSION } from "./version";
 import { TimeoutError, delay, withTimeout, type Deferred, deferred } from "./timing";
 
 export const STEERING_METHOD = "_session/steering";
+/** claude-agent-acp's and codex-acp's connection-scoped login report (`{authStatus: {kind, label}}`). */
+export const AUTH_STATUS_METHOD = "_auth/status_update";
+/** ACP's `auth_required` JSON-RPC error code. */
+const AUTH_REQUIRED_CODE = -32000;
 /** Legacy model switch (pre-configOptions agents); not in the SDK's method table. */
 export const SET_MODEL_METHOD = "session/set_model";
 
@@ -55,6 +64,8 @@ export const DEFAULT_TIMEOUTS: SessionTimeouts = {
 
 export type SessionDeps = {
   emit(e: DaemonEvent): void;
+  /** What the agent showed it can do, after each successful open. */
+  learnt?(agentId: string, capabilities: AgentCapabilities): void;
   log: Logger;
   timeouts: SessionTimeouts;
 };
@@ -67,6 +78,13 @@ type PendingPermission = {
   optionIds: string[];
   answer: Deferred<string | null>;
 };
+
+type PendingElicitation = {
+  requestId: string;
+  rpcKey: string;
+  answer: Deferred<ElicitationAnswer>;
+};
+type ElicitationAnswer = { action: ElicitationAction; content?: ElicitationContent };
 
 type Turn = { turnId: string; cancelTimer: NodeJS.Timeout | null };
 
@@ -102,6 +120,18 @@ const HISTORY_UPDATE_KINDS: ReadonlySet<string> = new Set([
   "plan",
 ]);
 
+/**
+ * What Baton's viewers can do. Form elicitation (claude-agent-acp turns AskUserQuestion on only for clients
+ * advertising `elicitation.form`); boolean config options (codex-acp sends fast mode as a boolean only then);
+ * `_meta["terminal-auth"]` so claude-agent-acp and pi-acp name the login command in their `authMethods`
+ * (Baton shows it; a person runs it on the machine).
+ */
+const CLIENT_CAPABILITIES: acp.ClientCapabilities = {
+  elicitation: { form: {} },
+  session: { configOptions: { boolean: {} } },
+  _meta: { "terminal-auth": true },
+};
+
 export class AgentSession {
   state: SessionState = "opening";
   agentSessionId: string | null = null;
@@ -111,11 +141,17 @@ export class AgentSession {
   private turn: Turn | null = null;
   private readonly permissions = new Map<string, PendingPermission>();
   private readonly permissionsByRpc = new Map<string, PendingPermission>();
+  private readonly elicitations = new Map<string, PendingElicitation>();
+  private readonly elicitationsByRpc = new Map<string, PendingElicitation>();
   private resumed = false;
   /** From `session/load` to the first prompt: the agent's history replay is not relayed (see HISTORY_UPDATE_KINDS). */
   private replaying = false;
   private replayedDropped = 0;
   private lastReplayAt = 0;
+  /** From `initialize`: how to log the agent in (reported with a failure). */
+  private authMethods: AuthMethod[] = [];
+  /** Last `_auth/status_update` said "logged out" (a notice is sent once per change). */
+  private loggedOut = false;
 
   constructor(
     readonly sessionId: string,
@@ -123,6 +159,8 @@ export class AgentSession {
     readonly cwd: string,
     private readonly launch: LaunchSpec,
     private readonly deps: SessionDeps,
+    /** The preset's login command, for auth methods without a `terminal-auth` hint of their own. */
+    private readonly loginHint: string | null = null,
   ) {}
 
   get busy(): boolean {
@@ -148,7 +186,7 @@ export class AgentSession {
 
   // ------------------------------------------------------------------ open
 
-  async open(agentSessionId: string | null | undefined): Promise<void> {
+  async open(agentSessionId: string | null | undefined, restore?: SessionSettings | null): Promise<void> {
     const log = this.deps.log;
     let proc: AgentProcess;
     try {
@@ -173,6 +211,18 @@ export class AgentSession {
         ? { outcome: { outcome: "cancelled" as const } }
         : { outcome: { outcome: "selected" as const, optionId } };
     });
+    app.onRequest(acp.methods.client.elicitation.create, async ({ requestId, signal }) => {
+      // Only session-scoped forms were announced to the viewers (see registerElicitation); anything else
+      // (a URL, a request-scoped form) Baton does not offer: cancelled.
+      const pending = this.elicitationsByRpc.get(rpcKey(requestId));
+      this.elicitationsByRpc.delete(rpcKey(requestId));
+      if (!pending) return { action: "cancel" as const };
+      const onAbort = () => this.cancelElicitation(pending);
+      signal.addEventListener("abort", onAbort, { once: true });
+      const answer = await pending.answer.promise;
+      signal.removeEventListener("abort", onAbort);
+      return answer.action === "accept" ? { action: "accept" as const, content: answer.content ?? {} } : { action: answer.action };
+    });
     const conn = app.connect(stream);
     this.conn = conn;
 
@@ -182,13 +232,14 @@ export class AgentSession {
         conn.agent.request(acp.methods.agent.initialize, {
           protocolVersion: acp.PROTOCOL_VERSION,
           // Deliberately no fs / terminal: the agent works on the machine itself; Baton only relays.
-          clientCapabilities: {},
+          clientCapabilities: CLIENT_CAPABILITIES,
           clientInfo: { name: "baton", version: DAEMON_VERSION },
         }),
         t,
         "initialize",
       );
       if (!this.live) return;
+      this.authMethods = authMethodsFrom(isRecord(init) ? init.authMethods : undefined, this.loginHint);
       const caps = isRecord(init) && isRecord(init.agentCapabilities) ? init.agentCapabilities : {};
       let sessionResult: unknown = null;
       const resumeAdvertised = isRecord(caps.sessionCapabilities) && isRecord(caps.sessionCapabilities.resume);
@@ -222,9 +273,13 @@ export class AgentSession {
         sessionResult = created;
       }
       if (!this.live) return;
-      this.config = initialAgentConfig(init, sessionResult);
+      this.config = initialAgentConfig(init, sessionResult, this.loginHint);
+      this.deps.learnt?.(this.agentId, capabilitiesFrom(init, sessionResult));
+      const notices = this.resumed && restore ? await this.reapply(conn, restore) : [];
+      if (!this.live) return;
       this.state = "ready";
       this.emit(this.readyEvent());
+      for (const text of notices) this.emit({ t: "session.notice", sessionId: this.sessionId, level: "warn", text });
     } catch (err) {
       if (!this.live) return;
       // A dropped connection usually means the process died: prefer its exit status as the reason.
@@ -232,7 +287,59 @@ export class AgentSession {
         await Promise.race([proc.exited, delay(this.deps.timeouts.exitWaitMs)]);
         if (!this.live) return;
       }
-      this.fail(proc.hasExited() ? this.exitMessage() : rpcErrorText(err));
+      this.fail(proc.hasExited() ? this.exitMessage() : rpcErrorText(err), this.authMethodsFor(err));
+    }
+  }
+
+  /**
+   * How to log in, reported with a failed open: the agent's advertised methods, else those an `auth_required`
+   * error carries (pi-acp puts them in its data), else the preset's login command.
+   */
+  private authMethodsFor(err: unknown): AuthMethod[] {
+    const authRequired = err instanceof acp.RequestError && err.code === AUTH_REQUIRED_CODE;
+    if (this.authMethods.length) return this.authMethods;
+    if (!authRequired) return [];
+    const fromError = authMethodsFrom(isRecord(err.data) ? err.data.authMethods : undefined, this.loginHint);
+    if (fromError.length) return fromError;
+    return this.loginHint ? [{ id: "login", name: "Log in", description: null, command: this.loginHint }] : [];
+  }
+
+  /**
+   * After `session/load` the agent reports its defaults: write back what the session had (before `ready`, so
+   * the next prompt already runs with it) and return a line per setting that did not come back.
+   */
+  private async reapply(conn: acp.ClientConnection, wanted: SessionSettings): Promise<string[]> {
+    const reported = this.config!;
+    for (const step of reapplyPlan(wanted, reported)) {
+      if (!this.live) return [];
+      try {
+        await this.applyStep(conn, step);
+      } catch (err) {
+        this.deps.log.warn(`session ${this.sessionId}: could not re-apply ${JSON.stringify(step)}: ${rpcErrorText(err)}`);
+      }
+    }
+    return reapplyNotices(wanted, this.config!, reported);
+  }
+
+  private async applyStep(conn: acp.ClientConnection, step: ReapplyStep): Promise<void> {
+    const sessionId = this.agentSessionId!;
+    const t = this.deps.timeouts.requestMs;
+    switch (step.kind) {
+      case "mode":
+        await withTimeout(conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: step.modeId }), t, "session/set_mode");
+        this.config = configAfterSetMode(this.config!, step.modeId);
+        return;
+      case "model":
+        await withTimeout(conn.agent.request(SET_MODEL_METHOD, { sessionId, modelId: step.modelId }), t, SET_MODEL_METHOD);
+        this.config = configAfterSetModel(this.config!, step.modelId);
+        return;
+      case "option": {
+        const res: unknown = await withTimeout(conn.agent.request(acp.methods.agent.session.setConfigOption, setOptionParams(sessionId, step.configId, step.value)), t, "session/set_config_option");
+        this.config = configAfterSetOption(this.config!, res, step.configId, step.value);
+        return;
+      }
+      default:
+        return assertNever(step);
     }
   }
 
@@ -266,10 +373,28 @@ export class AgentSession {
       }
       return "drop"; // relayed raw; the SDK's typed handler would only re-validate it
     }
+    if (kind === "notification" && "method" in m && m.method === AUTH_STATUS_METHOD) {
+      this.onAuthStatus(m.params);
+      return "drop";
+    }
+    if (kind === "request" && "method" in m && m.method === acp.methods.client.elicitation.create && "id" in m) {
+      this.registerElicitation(m.id, m.params);
+    }
     if (kind === "request" && "method" in m && m.method === acp.methods.client.session.requestPermission && "id" in m) {
       this.registerPermission(m.id, m.params);
     }
     return "pass";
+  }
+
+  /** A logged-out report becomes a visible notice (once per change): the next prompt would fail on it. */
+  private onAuthStatus(params: unknown): void {
+    const status = authStatusFrom(params);
+    if (!status || status.loggedOut === this.loggedOut) return;
+    this.loggedOut = status.loggedOut;
+    if (!status.loggedOut) return;
+    const how = this.authMethods.find((a) => a.command)?.command ?? this.loginHint;
+    const text = `The agent reports it is not logged in on this machine${status.label ? ` (${status.label})` : ""}.${how ? ` To log in, run there: ${how}` : ""}`;
+    this.emit({ t: "session.notice", sessionId: this.sessionId, level: "warn", text });
   }
 
   private registerPermission(id: unknown, params: unknown): void {
@@ -293,6 +418,38 @@ export class AgentSession {
     });
   }
 
+  /** A session-scoped form (claude's AskUserQuestion, an MCP server's question) goes to every viewer. */
+  private registerElicitation(id: unknown, params: unknown): void {
+    const p = isRecord(params) ? params : {};
+    const schema = p.requestedSchema;
+    if (p.mode !== "form" || p.sessionId !== this.agentSessionId || !isRecord(schema)) return;
+    const pending: PendingElicitation = { requestId: `elicit-${randomUUID()}`, rpcKey: rpcKey(id), answer: deferred<ElicitationAnswer>() };
+    this.elicitations.set(pending.requestId, pending);
+    this.elicitationsByRpc.set(pending.rpcKey, pending);
+    this.emit({
+      t: "elicitation.request",
+      sessionId: this.sessionId,
+      requestId: pending.requestId,
+      message: typeof p.message === "string" ? p.message : "",
+      requestedSchema: schema,
+      toolCallId: typeof p.toolCallId === "string" ? p.toolCallId : null,
+    });
+  }
+
+  private cancelElicitation(e: PendingElicitation): void {
+    if (!this.elicitations.delete(e.requestId)) return;
+    e.answer.resolve({ action: "cancel" });
+    this.emit({ t: "elicitation.cancelled", sessionId: this.sessionId, requestId: e.requestId });
+  }
+
+  /** The room checked the answer against the form; the first one settles it. */
+  respondElicitation(requestId: string, action: ElicitationAction, content: ElicitationContent | undefined): void {
+    const e = this.elicitations.get(requestId);
+    if (!e) return; // already answered, cancelled or unknown: first answer won
+    this.elicitations.delete(requestId);
+    e.answer.resolve(action === "accept" ? { action, content: content ?? {} } : { action });
+  }
+
   private settlePermission(p: PendingPermission, optionId: string | null): void {
     this.permissions.delete(p.requestId);
     p.answer.resolve(optionId);
@@ -304,8 +461,10 @@ export class AgentSession {
     this.emit({ t: "permission.cancelled", sessionId: this.sessionId, requestId: p.requestId });
   }
 
+  /** Permission requests and forms: nobody can answer them usefully any more (turn end, cancel, exit). */
   private cancelAllPermissions(): void {
     for (const p of [...this.permissions.values()]) this.cancelPermission(p);
+    for (const e of [...this.elicitations.values()]) this.cancelElicitation(e);
   }
 
   private applyConfig(next: AgentConfig | null): void {
@@ -372,6 +531,7 @@ export class AgentSession {
     // A request the agent abandoned at turn end can no longer be answered usefully.
     this.cancelAllPermissions();
     this.permissionsByRpc.clear(); // requests the agent abandoned without the SDK handler ever running
+    this.elicitationsByRpc.clear();
     this.emit({ t: "turn.ended", sessionId: this.sessionId, turnId: turn.turnId, stopReason, error });
   }
 
@@ -400,12 +560,8 @@ export class AgentSession {
   async setConfig(configId: string, value: string | boolean): Promise<void> {
     const conn = this.readyConn("config.set");
     if (!conn) return;
-    const params =
-      typeof value === "boolean"
-        ? { sessionId: this.agentSessionId!, configId, type: "boolean" as const, value }
-        : { sessionId: this.agentSessionId!, configId, value };
     try {
-      const res: unknown = await withTimeout(conn.agent.request(acp.methods.agent.session.setConfigOption, params), this.deps.timeouts.requestMs, "session/set_config_option");
+      const res: unknown = await withTimeout(conn.agent.request(acp.methods.agent.session.setConfigOption, setOptionParams(this.agentSessionId!, configId, value)), this.deps.timeouts.requestMs, "session/set_config_option");
       if (this.config) this.applyConfig(configAfterSetOption(this.config, res, configId, value));
     } catch (err) {
       if (this.live) this.commandFailed("config.set", rpcErrorText(err));
@@ -482,12 +638,12 @@ export class AgentSession {
     this.fail(message);
   }
 
-  private fail(message: string): void {
+  private fail(message: string, authMethods: AuthMethod[] = this.authMethods): void {
     if (!this.live) return;
     this.state = "failed";
     this.cancelAllPermissions();
     if (this.turn) this.endTurn(this.turn, "error", message);
-    this.emit({ t: "session.failed", sessionId: this.sessionId, message });
+    this.emit({ t: "session.failed", sessionId: this.sessionId, message, ...(authMethods.length ? { authMethods } : {}) });
     this.conn?.close();
     void this.proc?.kill();
   }
@@ -510,3 +666,7 @@ export class AgentSession {
 }
 
 type DaemonUpdate = Extract<DaemonEvent, { t: "session.update" }>["update"];
+
+function setOptionParams(sessionId: string, configId: string, value: string | boolean): acp.SetSessionConfigOptionRequest {
+  return typeof value === "boolean" ? { sessionId, configId, type: "boolean", value } : { sessionId, configId, value };
+}

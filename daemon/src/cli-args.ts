@@ -1,5 +1,6 @@
 /** `baton` command line: flags, env (BATON_SERVER / BATON_TOKEN / BATON_ROOTS) and config file → DaemonOptions. */
 import path from "node:path";
+import { CAPABILITIES_FILE_NAME } from "./capability-cache";
 import { ConfigError, defaultConfigPath, readConfigFile } from "./config-file";
 import type { DaemonOptions } from "./daemon-options";
 import { insecureServerProblem } from "./server-url";
@@ -24,7 +25,10 @@ Runs the Baton daemon: one outbound tunnel to the Baton server; agents run here,
   --dry-run        service: print the file and the commands instead of running them
   --debug          also log agents' stderr
   --allow-insecure-http  send or receive the token over plain http with a non-loopback server (a trusted
-                   network)                                                env BATON_ALLOW_INSECURE_HTTP=1`;
+                   network)                                                env BATON_ALLOW_INSECURE_HTTP=1
+
+Capabilities learnt from the agents are kept in agent-capabilities.json beside the config file
+(env BATON_CAPABILITIES_FILE to put it elsewhere).`;
 
 export const SERVICE_ACTIONS = ["install", "uninstall", "status"] as const;
 export type ServiceActionName = (typeof SERVICE_ACTIONS)[number];
@@ -141,6 +145,7 @@ export function parseCli(args: readonly string[], env: NodeJS.ProcessEnv = proce
     customAgents: file.agents ?? [],
     budget: file.budget ?? null,
     debug: flags.debug || env.BATON_DEBUG === "1",
+    capabilitiesFile: path.resolve(cwd, envValue(env.BATON_CAPABILITIES_FILE) ?? path.join(path.dirname(configFile), CAPABILITIES_FILE_NAME)),
   };
   // The token travels to (daemon, service) or from (login) the server: never in the clear off loopback.
   const checkServer = (server: string) => {

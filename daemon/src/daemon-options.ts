@@ -28,5 +28,10 @@ export type DaemonOptions = {
   /** Process epoch (default: random per start). */
   epoch?: string;
   timeouts?: Partial<SessionTimeouts>;
+  /**
+   * Where capabilities learnt from the agents are kept (the CLI: `agent-capabilities.json` beside the config
+   * file). Unset: learnt and announced in memory only.
+   */
+  capabilitiesFile?: string | null;
   tunnel?: { backoff?: Partial<BackoffOptions>; authRetryMs?: number; heartbeatMs?: number; welcomeTimeoutMs?: number };
 };

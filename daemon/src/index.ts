@@ -4,8 +4,9 @@ import { Id } from "../../shared/viewer-protocol";
 import type { AgentInfo } from "../../shared/tunnel-protocol";
 import { detectAgents, type ResolvedAgent } from "./agent-presets";
 import { resolveRoots } from "./allowed-roots";
+import { readCapabilityCache, sameCapabilities, withLearnt, writeCapabilityCache, type CapabilityCache } from "./capability-cache";
 import type { DaemonOptions } from "./daemon-options";
-import { makeLogger, type Logger } from "./log";
+import { errorMessage, makeLogger, type Logger } from "./log";
 import { createSessionHost, type SessionHost } from "./session-host";
 import { createTunnelClient, tunnelUrl, type TunnelClient, type TunnelStatus } from "./tunnel-client";
 import { DAEMON_VERSION } from "./version";
@@ -22,6 +23,7 @@ export type RunningDaemon = {
   connected(timeoutMs?: number): Promise<void>;
   readonly status: TunnelStatus;
   readonly epoch: string;
+  /** The agents as advertised now (capabilities learnt from sessions replace the presets'). */
   readonly agents: AgentInfo[];
   readonly roots: string[];
   readonly host: SessionHost;
@@ -43,10 +45,29 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   if (unknown.length) log.warn(`agent(s) not found on this machine: ${unknown.join(", ")}`);
   log.info(`agents: ${agents.map((a) => a.info.id).join(", ") || "(none)"}; roots: ${roots.join(", ")}`);
 
+  const capabilitiesFile = options.capabilitiesFile ?? null;
+  let learnt: CapabilityCache = capabilitiesFile ? readCapabilityCache(capabilitiesFile) : {};
+  const advertised = () => withLearnt(agents.map((a) => a.info), learnt);
+  const onLearnt = (agentId: string, caps: AgentInfo["capabilities"]) => {
+    const current = advertised().find((a) => a.id === agentId);
+    if (!current || sameCapabilities(current.capabilities, caps)) return;
+    learnt = { ...learnt, [agentId]: caps };
+    log.info(`agent ${agentId}: capabilities learnt from its session: ${JSON.stringify(caps)}`);
+    if (capabilitiesFile) {
+      try {
+        writeCapabilityCache(capabilitiesFile, learnt);
+      } catch (err) {
+        log.warn(`could not save ${capabilitiesFile}: ${errorMessage(err)}`);
+      }
+    }
+    tunnel?.sendAgents(advertised());
+  };
+
   let tunnel: TunnelClient | null = null;
   const host = createSessionHost({
     agents,
     roots,
+    learnt: onLearnt,
     emit: (e) => tunnel?.send(e),
     log,
     timeouts: options.timeouts,
@@ -62,7 +83,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     hello: () => ({
       version: DAEMON_VERSION,
       hostname: options.hostname ?? os.hostname(),
-      agents: agents.map((a) => a.info),
+      agents: advertised(),
       roots,
       sessions: host.liveSessions(),
     }),
@@ -115,7 +136,9 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       return t.status;
     },
     epoch: t.epoch,
-    agents: agents.map((a) => a.info),
+    get agents() {
+      return advertised();
+    },
     roots,
     host,
     tunnel: t,

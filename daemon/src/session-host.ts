@@ -1,7 +1,7 @@
 /** The ACP host: routes MachineCommands to per-session agent processes; every outcome becomes a DaemonEvent. */
 import type { z } from "zod";
 import { assertNever } from "../../shared/blocks";
-import type { DaemonEvent, DaemonSession, MachineCommand } from "../../shared/tunnel-protocol";
+import type { AgentCapabilities, DaemonEvent, DaemonSession, MachineCommand } from "../../shared/tunnel-protocol";
 import type { ResolvedAgent } from "./agent-presets";
 import { AgentSession, DEFAULT_TIMEOUTS, type SessionTimeouts } from "./agent-session";
 import { checkCwd } from "./allowed-roots";
@@ -14,6 +14,8 @@ export type SessionHostOptions = {
   emit(e: DaemonEvent): void;
   log?: Logger;
   timeouts?: Partial<SessionTimeouts>;
+  /** What an agent showed it can do after a session opened (see capabilitiesFrom). */
+  learnt?(agentId: string, capabilities: AgentCapabilities): void;
   /** Local backstop on concurrent turns (the Machine DO enforces the real budget); null = none. */
   budget?: number | null;
 };
@@ -39,6 +41,13 @@ export function createSessionHost(o: SessionHostOptions): SessionHost {
     }
   };
   const failed = (sessionId: string, command: string, message: string) => emit({ t: "command.failed", sessionId, command, message });
+  const learnt = (agentId: string, caps: AgentCapabilities) => {
+    try {
+      o.learnt?.(agentId, caps);
+    } catch (err) {
+      log.error(`capability sink failed: ${errorMessage(err)}`);
+    }
+  };
   const activeTurns = () => [...sessions.values()].filter((s) => s.busy).length;
 
   function open(cmd: Extract<MachineCommand, { t: "session.open" }>): void {
@@ -52,17 +61,17 @@ export function createSessionHost(o: SessionHostOptions): SessionHost {
     if (!agent) return emit({ t: "session.failed", sessionId: cmd.sessionId, message: `agent "${cmd.agentId}" is not available on this machine` });
     const cwd = checkCwd(cmd.cwd, o.roots);
     if (!cwd.ok) return emit({ t: "session.failed", sessionId: cmd.sessionId, message: cwd.message });
-    const s = new AgentSession(cmd.sessionId, cmd.agentId, cwd.cwd, agent.launch, { emit, log, timeouts });
+    const s = new AgentSession(cmd.sessionId, cmd.agentId, cwd.cwd, agent.launch, { emit, log, timeouts, learnt }, agent.login ?? null);
     sessions.set(cmd.sessionId, s);
     log.info(`session ${cmd.sessionId}: starting ${cmd.agentId} in ${cwd.cwd}`);
-    s.open(cmd.agentSessionId).catch((err: unknown) => log.error(`session ${cmd.sessionId}: open crashed: ${errorMessage(err)}`));
+    s.open(cmd.agentSessionId, cmd.restore).catch((err: unknown) => log.error(`session ${cmd.sessionId}: open crashed: ${errorMessage(err)}`));
   }
 
   function dispatch(cmd: MachineCommand): void {
     if (cmd.t === "session.open") return open(cmd);
     const s = sessions.get(cmd.sessionId);
     if (!s) {
-      if (cmd.t === "session.close" || cmd.t === "permission.respond") return; // nothing to do
+      if (cmd.t === "session.close" || cmd.t === "permission.respond" || cmd.t === "elicitation.respond") return; // nothing to do
       if (cmd.t === "steer") return emit({ t: "steer.result", sessionId: cmd.sessionId, entryId: cmd.entryId, outcome: "failed" });
       return failed(cmd.sessionId, cmd.t, "no such session on this machine");
     }
@@ -80,6 +89,8 @@ export function createSessionHost(o: SessionHostOptions): SessionHost {
         return void s.setModel(cmd.modelId);
       case "permission.respond":
         return s.respondPermission(cmd.requestId, cmd.optionId);
+      case "elicitation.respond":
+        return s.respondElicitation(cmd.requestId, cmd.action, cmd.content);
       case "steer":
         return void s.steer(cmd.entryId, cmd.blocks);
       case "session.close":

@@ -8,6 +8,7 @@ import WebSocket from "ws";
 import { MAX_BATCH_EVENTS, MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
 import { makeInbox, makeOutbox } from "../../shared/reliable-outbox";
 import {
+  type AgentInfo,
   MachineCommand,
   MachineFrame,
   TUNNEL_PATH,
@@ -69,6 +70,11 @@ export type TunnelClient = {
   stop(): Promise<void>;
   /** Numbers and queues an event; sent now if connected, else after the next welcome. */
   send(event: DaemonEvent): void;
+  /**
+   * The agents again (capabilities learnt): current state, not numbered; dropped when not connected, since
+   * the next hello carries them anyway.
+   */
+  sendAgents(agents: AgentInfo[]): void;
   readonly epoch: string;
   readonly status: TunnelStatus;
   /** Events not yet acked by the machine. */
@@ -398,6 +404,9 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
           resolve();
         }
       });
+    },
+    sendAgents(agents) {
+      if (welcomed) rawSend({ type: "agents", agents });
     },
     send(event) {
       const item = outbox.push(fitEvent(event));

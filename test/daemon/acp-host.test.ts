@@ -24,7 +24,10 @@ describe("ACP host with the real demo agent", () => {
     const ended = await f.turn("s1", "t1", "hello *world*");
     expect(ended.stopReason).toBe("end_turn");
     expect(ended.error ?? null).toBeNull();
-    const kinds = f.rec.events.filter((e) => e.sessionId === "s1").map((e) => e.t);
+    // The command list follows session/new (like every real agent): relayed, outside the turn.
+    const commands = f.rec.events.find((e) => e.t === "session.update" && e.update.sessionUpdate === "available_commands_update");
+    expect(commands && commands.t === "session.update" && (commands.update.availableCommands as unknown[]).length).toBe(5);
+    const kinds = f.rec.events.filter((e) => e.sessionId === "s1" && e !== commands).map((e) => e.t);
     expect(kinds[0]).toBe("session.ready");
     expect(kinds[1]).toBe("turn.started");
     expect(kinds[kinds.length - 1]).toBe("turn.ended");
@@ -64,7 +67,7 @@ describe("ACP host: scripted turns", () => {
 
   it("a permission answer reaches the agent, which reports the chosen option", async () => {
     await f.open("p2");
-    f.send({ t: "prompt", sessionId: "p2", turnId: "t1", messageId: "m1", blocks: [{ type: "text", text: "ask" }] });
+    f.send({ t: "prompt", sessionId: "p2", turnId: "t1", messageId: "m1", blocks: [{ type: "text", text: "permission" }] });
     const req = await f.rec.waitFor((e) => e.t === "permission.request");
     if (req.t !== "permission.request") throw new Error("unreachable");
     f.send({ t: "permission.respond", sessionId: "p2", requestId: req.requestId, optionId: "allow_always" });
@@ -302,7 +305,8 @@ describe("ACP host: session lifecycle", () => {
     if (ready.t !== "session.ready") throw new Error("unreachable");
     expect(ready.config.configOptions.find((o) => o.id === "thought_level")).toMatchObject({ currentValue: "high" });
     // The demo agent did replay its stored history (prompt + reply); none of it is relayed.
-    expect(f.rec.events.slice(mark).filter((e) => e.t === "session.update" && e.sessionId === "l2")).toEqual([]);
+    const relayed = f.rec.events.slice(mark).filter((e) => e.t === "session.update" && e.sessionId === "l2");
+    expect(relayed.map((e) => e.t === "session.update" && e.update.sessionUpdate)).toEqual(["available_commands_update"]);
     // The resumed session is live: the next turn streams as usual.
     await f.turn("l2", "t2", "after the reload");
     const dropped = lines.find((l) => l.startsWith("session l2:") && l.includes("replayed history updates not relayed"));

@@ -91,6 +91,11 @@ describe("cli args", () => {
     expect(fromEnv).toMatchObject({ options: { server: "https://env.example", roots: ["/a", "/work/b"] } });
     const fromFlags = parseCli(["daemon", "--config", file, "--server=http://localhost:8787", "--root", "x", "--agent", "demo", "--agent", "claude,codex"], noConfig, cwd);
     expect(fromFlags).toMatchObject({ options: { server: "http://localhost:8787", roots: ["/work/x"], agents: ["demo", "claude", "codex"] } });
+    // learnt capabilities live beside the config file unless the env says otherwise
+    expect(fromFile).toMatchObject({ options: { capabilitiesFile: path.join(cfgDir, "agent-capabilities.json") } });
+    expect(parseCli(["daemon", "--config", file], { ...noConfig, BATON_CAPABILITIES_FILE: "caps.json" }, cwd)).toMatchObject({
+      options: { capabilitiesFile: "/work/caps.json" },
+    });
   });
 
   it("help, version, and clear usage errors", () => {
@@ -155,7 +160,7 @@ describe("small pieces", () => {
     const c = initialAgentConfig(init, session);
     expect(c).toMatchObject({ steering: true, images: true, modes: { currentModeId: "code" }, models: { currentModelId: "m1" } });
     expect(c.configOptions).toEqual([{ id: "model", currentValue: "x" }]);
-    expect(initialAgentConfig({}, { modes: "garbage" })).toEqual({ modes: null, models: null, configOptions: [], steering: false, images: false });
+    expect(initialAgentConfig({}, { modes: "garbage" })).toEqual({ modes: null, models: null, configOptions: [], steering: false, images: false, authMethods: [] });
     expect(configAfterUpdate(c, { sessionUpdate: "current_mode_update", currentModeId: "ask" })?.modes?.currentModeId).toBe("ask");
     expect(configAfterUpdate(c, { sessionUpdate: "agent_message_chunk" })).toBeNull();
     expect(configAfterSetOption(c, {}, "model", "y").configOptions).toEqual([{ id: "model", currentValue: "y" }]);
@@ -164,7 +169,8 @@ describe("small pieces", () => {
   it("demo script parsing and lossless chunking", () => {
     expect(parseDemoScript("sleep 30")).toEqual({ kind: "sleep", units: 30 });
     expect(parseDemoScript("  Sleep")).toEqual({ kind: "sleep", units: 5 });
-    expect(parseDemoScript("ASK me")).toEqual({ kind: "permission" });
+    expect(parseDemoScript("ASK me")).toEqual({ kind: "elicit" });
+    for (const k of ["terminal", "warning", "fence", "blind"]) expect(parseDemoScript(`${k} now`)).toEqual({ kind: k });
     expect(parseDemoScript("burst 10")).toEqual({ kind: "burst", count: 10 });
     expect(parseDemoScript("config")).toEqual({ kind: "config", units: 0 });
     expect(parseDemoScript("hello")).toEqual({ kind: "markdown" });

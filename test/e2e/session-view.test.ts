@@ -25,17 +25,13 @@ async function send(page: Page, v: NodeViewer, text: string) {
   await waitFor(() => v.ofKind("session_status").filter((s) => s.state === "idle" && s.stopReason).length > before, `"${text}" answered`, 30_000);
 }
 
-/** How far the element's bottom is below the transcript's visible bottom (≤ 0: on screen). */
+/** How far the newest user row with `text` reaches below the transcript's visible end, the composer's top (≤ 0: on screen). */
 async function belowFold(page: Page, text: string): Promise<number> {
   const row = page.getByTestId("row-user").filter({ hasText: text }).last();
   await row.waitFor();
-  return row.evaluate((el) => {
-    const scroller = el.closest("[data-testid=transcript]")?.parentElement ?? document.scrollingElement!;
-    let s: HTMLElement | null = el.parentElement;
-    while (s && !(s.scrollHeight > s.clientHeight && getComputedStyle(s).overflowY !== "visible")) s = s.parentElement;
-    const box = (s ?? scroller).getBoundingClientRect();
-    return el.getBoundingClientRect().bottom - box.bottom;
-  });
+  const box = (await row.boundingBox())!;
+  const composer = (await page.getByTestId("composer-input").boundingBox())!;
+  return box.y + box.height - composer.y;
 }
 
 describe("the transcript follows your own message", () => {

@@ -48,7 +48,8 @@ export type TestStackOptions = {
 export async function startTestStack(daemonEnv: Record<string, string> = FAST_DEMO, opts: TestStackOptions = {}): Promise<Stack> {
   const stateDir = mkdtempSync(join(tmpdir(), "baton-e2e-"));
   const port = await freePort();
-  const env = { ...daemonEnv };
+  // Capabilities the daemon learns stay with this stack, not in the user's ~/.config/baton.
+  const env: Record<string, string> = { BATON_CAPABILITIES_FILE: join(stateDir, "agent-capabilities.json"), ...daemonEnv };
   if (opts.noLoadAgent) {
     // A custom agent from the daemon's config file: the same demo agent, launched like the preset.
     const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;

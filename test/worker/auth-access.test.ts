@@ -113,6 +113,7 @@ describe("membership and roles", () => {
       { op: "mode.set", modeId: "ask" },
       { op: "model.set", modelId: "smart" },
       { op: "permission.respond", requestId: "p1", optionId: "allow" },
+      { op: "elicitation.respond", requestId: "e1", action: "decline" },
       { op: "settings.set", queueDepth: 4 },
     ];
     for (const op of ops) {

@@ -15,10 +15,14 @@
 import { DurableObject } from "cloudflare:workers";
 import { mergePrompts, type PromptBlock, assertNever } from "../../shared/blocks";
 import { DEFAULT_QUEUE_DEPTH, MAX_QUEUE_BYTES, RATE_BURST, RATE_PER_SECOND, REPLAY_TAIL_MAX } from "../../shared/limits";
+import { settingsFromConfig } from "../../shared/session-settings";
 import type { AgentConfig, DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
 import {
+  type AuthMethod,
   type Author,
   type ClientOp,
+  type ElicitationAction,
+  type ElicitationContent,
   type ConfigState,
   ErrorCode,
   type EventOf,
@@ -32,12 +36,15 @@ import {
 import type { DispatchOptions, DispatchResult, MachineStatus } from "../machine/dispatch-result";
 import { type Env, machineStub } from "../env";
 import { compactEvents } from "./compact-events";
+import { closeElicitation, judgeAnswer, openElicitation, type OpenElicitations } from "./elicitations";
 import { parseViewerFrame } from "./parse-viewer-frame";
 import { makeTokenBucket, type TokenBucket } from "./rate-limit";
 import { Fate, type RoomSettings, RoomStore, type SessionMeta } from "./room-store";
 
 /** Snapshot pages stay well under the platform's 1 MiB WebSocket message limit. */
 const SNAPSHOT_PAGE_BYTES = 512 * 1024;
+/** Answered form ids remembered so a late second answer hears "already resolved", not "no such request". */
+const RESOLVED_ELICITATIONS_KEPT = 64;
 export const VIEWER_HEADER = "x-baton-viewer";
 /** Close code when a viewer's role changed or they lost access; the client reconnects and re-checks. */
 export const CLOSE_ACCESS_CHANGED = 4403;
@@ -174,6 +181,8 @@ export class SessionRoom extends DurableObject<Env> {
         return this.onConfig(ws, op);
       case "permission.respond":
         return this.onPermission(ws, viewer, op);
+      case "elicitation.respond":
+        return this.onElicitation(ws, viewer, op);
       case "settings.set":
         return this.onSettings(ws, op);
       default:
@@ -434,6 +443,42 @@ export class SessionRoom extends DurableObject<Env> {
     this.ack(ws, op, { outcome: "accepted" });
   }
 
+  private async onElicitation(ws: WebSocket, viewer: Viewer, op: OpOf<"elicitation.respond">): Promise<void> {
+    const known = this.resolvedElicitations().includes(op.requestId);
+    const verdict = judgeAnswer(this.openElicitations(), known, op.requestId, op.action, op.content);
+    switch (verdict.kind) {
+      case "unknown":
+        return this.sendError(ws, op.rid, ErrorCode.NOT_FOUND, "no such form request");
+      case "resolved":
+        return this.ack(ws, op, { outcome: "already_resolved" });
+      case "invalid":
+        return this.sendError(ws, op.rid, ErrorCode.BAD_FRAME, verdict.message);
+      case "accept":
+        break;
+      default:
+        return assertNever(verdict);
+    }
+    this.resolveElicitation(op.requestId, verdict.action, verdict.content, { id: viewer.id, name: viewer.name });
+    await this.dispatch(
+      { t: "elicitation.respond", sessionId: this.sessionId(), requestId: op.requestId, action: verdict.action, content: verdict.content },
+      { deliverWhenOnline: true },
+    );
+    this.ack(ws, op, { outcome: "accepted" });
+  }
+
+  private openElicitations(): OpenElicitations {
+    return this.store.getMeta<OpenElicitations>("elicitations") ?? {};
+  }
+  private resolvedElicitations(): string[] {
+    return this.store.getMeta<string[]>("elicitations_resolved") ?? [];
+  }
+  /** Closes an open form and logs how (`by` null: cancelled by the turn's end, Stop or the agent). */
+  private resolveElicitation(requestId: string, action: ElicitationAction, content: ElicitationContent | undefined, by: Author | null): void {
+    this.store.setMeta("elicitations", closeElicitation(this.openElicitations(), requestId));
+    this.store.setMeta("elicitations_resolved", [...this.resolvedElicitations(), requestId].slice(-RESOLVED_ELICITATIONS_KEPT));
+    this.emit({ kind: "elicitation_resolved", requestId, action, ...(content ? { content } : {}), by });
+  }
+
   private onSettings(ws: WebSocket, op: OpOf<"settings.set">): void {
     const next = { ...this.settings() };
     if (op.queueDepth !== undefined) next.queueDepth = op.queueDepth;
@@ -507,6 +552,7 @@ export class SessionRoom extends DurableObject<Env> {
         this.store.setMeta("agent_session_id", event.agentSessionId);
         this.store.setMeta("resume_from", null);
         this.store.setMeta("failed", null);
+        this.store.setMeta("failed_auth", null);
         this.store.setMeta("agent_config", event.config);
         if (resumedFrom)
           this.emit({
@@ -522,6 +568,7 @@ export class SessionRoom extends DurableObject<Env> {
       }
       case "session.failed":
         this.store.setMeta("failed", event.message);
+        this.store.setMeta("failed_auth", event.authMethods?.length ? event.authMethods : null);
         this.emitStatus();
         return;
       case "session.notice":
@@ -546,6 +593,13 @@ export class SessionRoom extends DurableObject<Env> {
       case "permission.request":
         this.store.addPermission({ requestId: event.requestId, toolCall: event.toolCall, options: event.options });
         this.emit({ kind: "permission_request", requestId: event.requestId, toolCall: event.toolCall, options: event.options });
+        return;
+      case "elicitation.request":
+        this.store.setMeta("elicitations", openElicitation(this.openElicitations(), event.requestId, event.requestedSchema));
+        this.emit({ kind: "elicitation_request", requestId: event.requestId, message: event.message, requestedSchema: event.requestedSchema, toolCallId: event.toolCallId ?? null });
+        return;
+      case "elicitation.cancelled":
+        if (event.requestId in this.openElicitations()) this.resolveElicitation(event.requestId, "cancel", undefined, null);
         return;
       case "permission.cancelled":
         if (this.store.resolvePermission(event.requestId))
@@ -625,13 +679,16 @@ export class SessionRoom extends DurableObject<Env> {
   private async openAgentSession(): Promise<void> {
     const s = this.store.session()!;
     this.emitStatus();
+    const resumeFrom = this.store.getMeta<string>("resume_from");
     const res = await this.dispatch(
       {
         t: "session.open",
         sessionId: s.sessionId,
         agentId: s.agentId,
         cwd: s.cwd,
-        agentSessionId: this.store.getMeta<string>("resume_from"),
+        agentSessionId: resumeFrom,
+        // What the user had chosen: the agent reports its defaults after session/load.
+        restore: resumeFrom ? settingsFromConfig(this.store.agentConfig()) : null,
       },
       {},
     );
@@ -641,11 +698,13 @@ export class SessionRoom extends DurableObject<Env> {
     }
   }
 
+  /** Open permission requests and forms can no longer be answered usefully (turn end, Stop, restart). */
   private cancelPendingPermissions(): void {
     for (const requestId of this.store.pendingPermissionIds()) {
       this.store.resolvePermission(requestId);
       this.emit({ kind: "permission_resolved", requestId, outcome: "cancelled", optionId: null, by: null });
     }
+    for (const requestId of Object.keys(this.openElicitations())) this.resolveElicitation(requestId, "cancel", undefined, null);
   }
 
   private async dispatch(command: MachineCommand, opts: DispatchOptions): Promise<DispatchResult> {
@@ -678,7 +737,10 @@ export class SessionRoom extends DurableObject<Env> {
     if (!this.machineOnline())
       return { kind: "session_status", state: "offline", turnRunning: turn !== null, turnId: turn?.turnId ?? null, message: "machine offline" };
     const failed = this.store.getMeta<string>("failed");
-    if (failed) return { kind: "session_status", state: "error", message: failed };
+    if (failed) {
+      const authMethods = this.store.getMeta<AuthMethod[]>("failed_auth");
+      return { kind: "session_status", state: "error", message: failed, ...(authMethods ? { authMethods } : {}) };
+    }
     if (this.store.getMeta("agent_session_id") === null) return { kind: "session_status", state: "starting" };
     if (turn) return { kind: "session_status", state: "active", turnId: turn.turnId };
     return { kind: "session_status", state: "idle" };

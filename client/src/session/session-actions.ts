@@ -2,7 +2,7 @@
  * What the Sender, the queue chips and the transcript's buttons do, as plain functions over the op
  * client and the draft. No optimistic rows: the room's `user_message` echo paints user rows.
  */
-import type { QueueEntry, QueueOpAck, SendAck } from "../../../shared/viewer-protocol";
+import type { ElicitationAction, ElicitationContent, QueueEntry, QueueOpAck, SendAck } from "../../../shared/viewer-protocol";
 import type { OpInput, OpReply } from "../connection/op-client";
 import { sentence } from "../lib/format";
 import { blocksToDraft, type Draft, draftBlocks, EMPTY_DRAFT, mergeDraft, type SelectSpec } from "./composer-logic";
@@ -189,6 +189,12 @@ export function makeSessionActions(deps: SessionActionDeps) {
     async respond(requestId: string, optionId: string | null): Promise<OpReply> {
       const reply = await op({ op: "permission.respond", requestId, optionId });
       if (reply.type === "ack" && reply.result["outcome"] === "already_resolved") deps.notify("Someone else already answered that request.");
+      return reply;
+    },
+
+    async respondElicitation(requestId: string, action: ElicitationAction, content?: ElicitationContent): Promise<OpReply> {
+      const reply = await op({ op: "elicitation.respond", requestId, action, ...(content ? { content } : {}) });
+      if (reply.type === "ack" && reply.result["outcome"] === "already_resolved") deps.notify("Someone else already answered that question.");
       return reply;
     },
   };

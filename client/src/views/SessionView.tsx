@@ -163,6 +163,10 @@ function Session(props: { id: string }) {
             loading={!state.ready && !notFound()}
             following={follow.following()}
             onPermission={(requestId, optionId) => void actions.respond(requestId, optionId)}
+            onElicitation={async (requestId, action, content) => {
+              const reply = await actions.respondElicitation(requestId, action, content);
+              return reply.type === "error" ? errorText(reply) : null;
+            }}
           />
         </div>
       </main>

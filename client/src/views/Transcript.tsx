@@ -1,4 +1,6 @@
 import { createEffect, createMemo, createSignal, For, Match, on, onCleanup, onMount, Show, Switch, untrack } from "solid-js";
+import type { ElicitationAction, ElicitationContent } from "../../../shared/viewer-protocol";
+import { ElicitationCard } from "./ElicitationCard";
 import type { Row } from "../../../shared/fold";
 import { AgentMessage, ErrorRowView, NoticeRowView, PermissionCard, Plan, Thought, ToolCall, TurnEnd, UserMessage } from "./TranscriptRows";
 
@@ -13,6 +15,8 @@ type Props = {
   /** The session's replay has not finished yet: an empty transcript is not known to be empty. */
   loading?: boolean;
   onPermission: (requestId: string, optionId: string) => void;
+  /** An answer to the agent's form; resolves with the server's refusal text, or null. */
+  onElicitation?: (requestId: string, action: ElicitationAction, content?: ElicitationContent) => Promise<string | null>;
   /**
    * The reader is at the bottom (stick-to-bottom). Then the rendered window slides with new rows;
    * otherwise it only grows, so nothing moves under someone reading older rows. Default: true.
@@ -144,6 +148,9 @@ export function Transcript(props: Props) {
             <Match when={row.kind === "tool" && row}>{(r) => <ToolCall row={r()} />}</Match>
             <Match when={row.kind === "plan" && row}>{(r) => <Plan row={r()} />}</Match>
             <Match when={row.kind === "permission" && row}>{(r) => <PermissionCard row={r()} canAct={props.canAct} onRespond={props.onPermission} />}</Match>
+            <Match when={row.kind === "elicitation" && row}>
+              {(r) => <ElicitationCard row={r()} canAct={props.canAct && !!props.onElicitation} onRespond={props.onElicitation ?? (async () => null)} />}
+            </Match>
             <Match when={row.kind === "error" && row}>{(r) => <ErrorRowView message={r().message} code={r().code} />}</Match>
             <Match when={row.kind === "notice" && row}>{(r) => <NoticeRowView level={r().level} text={r().text} />}</Match>
             <Match when={row.kind === "turn_end" && row}>{(r) => <TurnEnd stopReason={r().stopReason} />}</Match>

@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import type { AgentConfig } from "./tunnel-protocol";
+import { reapplyNotices, reapplyPlan, settingsFromConfig } from "./session-settings";
+
+/** Shaped like codex-acp after a restart: mode back to its default, effort too, fast mode a boolean. */
+function codex(over: { mode?: string; effort?: string; fast?: boolean; model?: string } = {}): AgentConfig {
+  return {
+    modes: {
+      currentModeId: over.mode ?? "auto",
+      availableModes: [
+        { id: "read-only", name: "Read-only" },
+        { id: "auto", name: "Auto review" },
+        { id: "full-access", name: "Full access" },
+      ],
+    },
+    models: null,
+    configOptions: [
+      {
+        id: "model",
+        name: "Model",
+        type: "select",
+        category: "model",
+        currentValue: over.model ?? "gpt-5.5",
+        options: [{ group: "openai", name: "OpenAI", options: [{ value: "gpt-5.5", name: "GPT-5.5" }, { value: "gpt-5.4", name: "GPT-5.4" }] }],
+      },
+      {
+        id: "reasoning_effort",
+        name: "Reasoning effort",
+        type: "select",
+        category: "thought_level",
+        currentValue: over.effort ?? "medium",
+        options: [
+          { value: "low", name: "Low" },
+          { value: "medium", name: "Medium" },
+          { value: "high", name: "High" },
+        ],
+      },
+      { id: "fast-mode", name: "Fast mode", type: "boolean", currentValue: over.fast ?? false },
+    ],
+    steering: true,
+    images: true,
+  };
+}
+
+describe("settingsFromConfig", () => {
+  it("takes the current mode, legacy model and every option's current value (booleans too)", () => {
+    const cfg = { ...codex({ mode: "read-only", effort: "high", fast: true }), models: { currentModelId: "m1", availableModels: [{ modelId: "m1", name: "M1" }] } };
+    expect(settingsFromConfig(cfg)).toEqual({
+      modeId: "read-only",
+      modelId: "m1",
+      options: { model: "gpt-5.5", reasoning_effort: "high", "fast-mode": true },
+    });
+  });
+  it("is empty for an agent without modes or options", () => {
+    expect(settingsFromConfig({ modes: null, models: null, configOptions: [], steering: false, images: false })).toEqual({ modeId: null, modelId: null, options: {} });
+  });
+});
+
+describe("reapplyPlan", () => {
+  const wanted = settingsFromConfig(codex({ mode: "read-only", effort: "high", fast: true, model: "gpt-5.4" }));
+
+  it("writes back every setting the load reset: mode, then options in the agent's order (grouped select, boolean)", () => {
+    expect(reapplyPlan(wanted, codex())).toEqual([
+      { kind: "mode", modeId: "read-only" },
+      { kind: "option", configId: "model", value: "gpt-5.4" },
+      { kind: "option", configId: "reasoning_effort", value: "high" },
+      { kind: "option", configId: "fast-mode", value: true },
+    ]);
+  });
+  it("writes nothing when the agent already reports the session's settings", () => {
+    expect(reapplyPlan(wanted, codex({ mode: "read-only", effort: "high", fast: true, model: "gpt-5.4" }))).toEqual([]);
+  });
+  it("skips settings the agent no longer offers, or values of the wrong type", () => {
+    const plan = reapplyPlan(
+      { modeId: "plan", modelId: "legacy", options: { reasoning_effort: "xhigh", "fast-mode": "yes", gone: "x" } },
+      codex(),
+    );
+    expect(plan).toEqual([]);
+  });
+  it("re-applies a legacy model when the agent has the legacy list", () => {
+    const cfg: AgentConfig = { ...codex(), models: { currentModelId: "a", availableModels: [{ modelId: "a", name: "A" }, { modelId: "b", name: "B" }] } };
+    expect(reapplyPlan({ modeId: null, modelId: "b", options: {} }, cfg)).toEqual([{ kind: "model", modelId: "b" }]);
+  });
+});
+
+describe("reapplyNotices", () => {
+  it("names each setting that did not come back and what it is now, in the agent's words", () => {
+    const wanted = settingsFromConfig(codex({ mode: "read-only", effort: "high", fast: true }));
+    expect(reapplyNotices(wanted, codex({ effort: "high" }))).toEqual([
+      "Mode could not be re-applied after the restart: it is Auto review, not Read-only",
+      "Fast mode could not be re-applied after the restart: it is off, not on",
+    ]);
+  });
+  it("is empty when everything came back", () => {
+    const cfg = codex({ mode: "read-only" });
+    expect(reapplyNotices(settingsFromConfig(cfg), cfg)).toEqual([]);
+  });
+  it("names a value the agent no longer offers by its raw id", () => {
+    expect(reapplyNotices({ modeId: "plan", modelId: null, options: {} }, codex())).toEqual([
+      "Mode could not be re-applied after the restart: it is Auto review, not plan",
+    ]);
+  });
+});
