@@ -149,6 +149,27 @@ describe("fold: transcript rows", () => {
     expect(s.rows.map((r) => (r.kind === "agent" ? r.text : r.kind))).toEqual(["user", "Hello", "tool", "after", " A A2", " B"]);
   });
 
+  it("row boundaries follow messageId: a chunk without one never joins a row whose chunks carry one, nor the reverse", () => {
+    // claude: the answer's chunks carry a messageId, its first-turn warning does not.
+    const s = run([
+      ev(echo("m")),
+      ev(chunk("Fake reply", "a1")),
+      ev(chunk(" to: hello", "a1")),
+      ev(chunk("**Warning:** no ")),
+      ev(chunk("model")),
+      ev(chunk("More", "a2")),
+      ev(chunk("tail")),
+    ]);
+    expect(s.rows.map((r) => (r.kind === "agent" ? r.text : r.kind))).toEqual(["user", "Fake reply to: hello", "**Warning:** no model", "More", "tail"]);
+    // Thoughts follow the same rule.
+    const t = run([
+      ev(echo("m")),
+      ev(acp({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "plan" }, messageId: "t1" })),
+      ev(thought("aside")),
+    ]);
+    expect(rowsOf(t, "thought").map((r) => r.text)).toEqual(["plan", "aside"]);
+  });
+
   it("idle closes streaming rows and marks still-running tools interrupted", () => {
     let s = run([ev(echo("m")), ev(thought("hmm")), ev(chunk("Hi")), ev(acp({ sessionUpdate: "tool_call", toolCallId: "t", title: "Run", status: "in_progress" }))]);
     expect(rowsOf(s, "thought")[0]).toMatchObject({ text: "hmm", streaming: true });

@@ -43,9 +43,12 @@ export type UserRow = {
   /** Delivered from the queue by steering: into the running turn, or the agent started a new one. */
   steered?: "injected" | "startedNewTurn";
 };
-/** `streaming`: the row is still receiving chunks (the turn that produced it has not ended). */
-export type AgentRow = { kind: "agent"; id: string; text: string; streaming: boolean };
-export type ThoughtRow = { kind: "thought"; id: string; text: string; streaming: boolean };
+/**
+ * `streaming`: the row is still receiving chunks (the turn that produced it has not ended).
+ * `messageId`: the agent's id for the message, when its chunks carry one (they all do, or none).
+ */
+export type AgentRow = { kind: "agent"; id: string; text: string; streaming: boolean; messageId?: string };
+export type ThoughtRow = { kind: "thought"; id: string; text: string; streaming: boolean; messageId?: string };
 export type ToolRow = {
   kind: "tool";
   id: string;
@@ -358,13 +361,14 @@ function appendChunk(state: FoldState, kind: "agent" | "thought", messageId: str
       const r = state.rows[i] as AgentRow | ThoughtRow;
       return { ...replaceRow(state, i, { ...r, text: r.text + text, streaming: true }), open: { ...state.open, [kind]: id } };
     }
-    return { ...pushRow(state, { kind, id, text, streaming: true }), open: { ...state.open, [kind]: id } };
+    return { ...pushRow(state, { kind, id, text, streaming: true, messageId }), open: { ...state.open, [kind]: id } };
   }
   // No messageId: the open row of this kind, while it is still the latest row (text after a tool
-  // call starts a new row, so the transcript keeps the agent's order).
+  // call starts a new row, so the transcript keeps the agent's order) and its chunks carry no
+  // messageId either (claude's "**Warning:**" chunk is not part of the answer it follows).
   const openId = state.open[kind];
   const last = state.rows[state.rows.length - 1];
-  if (openId && last && last.id === openId && last.kind === kind) {
+  if (openId && last && last.id === openId && last.kind === kind && last.messageId === undefined) {
     return replaceRow(state, state.rows.length - 1, { ...last, text: last.text + text });
   }
   const [id, s] = localId(state, kind);
