@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { clearDropped, fold, type FoldState, framesOf, initialSessionState, rowById, rowsOf } from "./fold";
+import { MAX_TERMINAL_OUTPUT_CHARS } from "./limits";
 import type { QueueEntry, ServerFrame, SessionEvent } from "./viewer-protocol";
 
 let seq = 0;
@@ -217,6 +218,43 @@ describe("fold: transcript rows", () => {
         live: true,
       },
     ]);
+  });
+
+  it("terminal output in _meta accumulates on the tool row (codex deltas, pi pieces), with the exit status", () => {
+    const codex = run([
+      ev(echo("m")),
+      ev(acp({ sessionUpdate: "tool_call", toolCallId: "c1", title: "ls", kind: "execute", status: "in_progress", content: [{ type: "terminal", terminalId: "c1" }] })),
+      ev(acp({ sessionUpdate: "tool_call_update", toolCallId: "c1", _meta: { terminal_output_delta: { terminal_id: "c1", data: "\u001b[32ma.txt\u001b[0m\n" } } })),
+      ev(acp({ sessionUpdate: "tool_call_update", toolCallId: "c1", _meta: { terminal_output_delta: { terminal_id: "c1", data: "b.txt\n" } } })),
+      ev(acp({ sessionUpdate: "tool_call_update", toolCallId: "c1", status: "completed", _meta: { terminal_exit: { terminal_id: "c1", exit_code: 0, signal: null } } })),
+    ]);
+    expect(rowById(codex, "tool:c1")).toMatchObject({
+      status: "completed",
+      content: [{ type: "terminal", terminalId: "c1" }],
+      terminals: [{ terminalId: "c1", output: "\u001b[32ma.txt\u001b[0m\nb.txt\n", truncated: false, exit: { exitCode: 0, signal: null } }],
+    });
+    // pi: `terminal_output` pieces on updates that also set the status; a failed command's code.
+    const pi = run([
+      ev(echo("m")),
+      ev(acp({ sessionUpdate: "tool_call", toolCallId: "p1", title: "false", kind: "execute", status: "pending", content: [{ type: "terminal", terminalId: "p1" }], _meta: { terminal_info: { terminal_id: "p1", cwd: "/r" } } })),
+      ev(acp({ sessionUpdate: "tool_call_update", toolCallId: "p1", status: "in_progress", _meta: { terminal_output: { terminal_id: "p1", data: "one\n" } } })),
+      ev(acp({ sessionUpdate: "tool_call_update", toolCallId: "p1", status: "failed", _meta: { terminal_output: { terminal_id: "p1", data: "two\n" }, terminal_exit: { terminal_id: "p1", exit_code: 1, signal: null } } })),
+    ]);
+    expect(rowById(pi, "tool:p1")).toMatchObject({ status: "failed", terminals: [{ terminalId: "p1", output: "one\ntwo\n", exit: { exitCode: 1 } }] });
+  });
+
+  it("terminal output is bounded: the tail is kept and the row says it was cut", () => {
+    const line = "y\n".repeat(4096);
+    const frames: ServerFrame[] = [ev(echo("m")), ev(acp({ sessionUpdate: "tool_call", toolCallId: "t", title: "yes", kind: "execute", status: "in_progress" }))];
+    for (let i = 0; i < 20; i++) frames.push(ev(acp({ sessionUpdate: "tool_call_update", toolCallId: "t", _meta: { terminal_output_delta: { terminal_id: "t", data: line } } })));
+    frames.push(ev(acp({ sessionUpdate: "tool_call_update", toolCallId: "t", _meta: { terminal_output_delta: { terminal_id: "t", data: "END" } } })));
+    const row = rowById(run(frames), "tool:t");
+    if (row?.kind !== "tool") throw new Error("no tool row");
+    const term = row.terminals![0]!;
+    expect(term.output.length).toBeLessThanOrEqual(MAX_TERMINAL_OUTPUT_CHARS);
+    expect(term.output.endsWith("y\nEND")).toBe(true);
+    expect(term.output.startsWith("y\n")).toBe(true);
+    expect(term.truncated).toBe(true);
   });
 
   it("one plan row per turn, replaced by each update", () => {

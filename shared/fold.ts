@@ -14,6 +14,7 @@
  *   on load would duplicate the echoes).
  */
 import { assertNever, type PromptBlock } from "./blocks";
+import { appendTail, terminalChunk, terminalExit } from "./terminal-output";
 import type {
   Author,
   ConfigState,
@@ -32,6 +33,15 @@ export type ToolContent =
   | { type: "terminal"; terminalId: string };
 
 export type PlanEntry = { content: string; status: string; priority: string };
+
+/** What a tool's terminal printed (the bounded tail, see MAX_TERMINAL_OUTPUT_CHARS) and how it ended. */
+export type TerminalOutput = {
+  terminalId: string;
+  output: string;
+  /** Older output was cut to keep the bound. */
+  truncated: boolean;
+  exit: { exitCode: number | null; signal: string | null } | null;
+};
 
 export type UserRow = {
   kind: "user";
@@ -60,6 +70,8 @@ export type ToolRow = {
   locations: string[];
   /** False once the turn ended: a tool still pending / in progress then was interrupted. */
   live: boolean;
+  /** Output of the tool's terminals, from `_meta` (see shared/terminal-output.ts); absent until some arrives. */
+  terminals?: TerminalOutput[];
 };
 export type PlanRow = { kind: "plan"; id: string; entries: PlanEntry[] };
 export type PermissionRow = {
@@ -394,7 +406,34 @@ function applyTool(state: FoldState, u: Record<string, unknown>): FoldState {
     locations: locations(u["locations"]) ?? prev?.locations ?? [],
     live: state.turnActive,
   };
+  const terminals = withTerminalMeta(prev?.terminals, u["_meta"]);
+  if (terminals) row.terminals = terminals;
   return pushRow(state, row);
+}
+
+/** A tool's terminals after an update's `_meta`: output appended (bounded), exit recorded. */
+function withTerminalMeta(prev: TerminalOutput[] | undefined, meta: unknown): TerminalOutput[] | undefined {
+  const chunk = terminalChunk(meta);
+  const exit = terminalExit(meta);
+  if (!chunk && !exit) return prev;
+  const list = prev ? prev.slice() : [];
+  const at = (terminalId: string): number => {
+    const i = list.findIndex((t) => t.terminalId === terminalId);
+    if (i >= 0) return i;
+    list.push({ terminalId, output: "", truncated: false, exit: null });
+    return list.length - 1;
+  };
+  if (chunk && chunk.data) {
+    const i = at(chunk.terminalId);
+    const t = list[i]!;
+    const { text, cut } = appendTail(t.output, chunk.data);
+    list[i] = { ...t, output: text, truncated: t.truncated || cut || chunk.truncated };
+  }
+  if (exit) {
+    const i = at(exit.terminalId);
+    list[i] = { ...list[i]!, exit: { exitCode: exit.exitCode, signal: exit.signal } };
+  }
+  return list;
 }
 
 function applyPlan(state: FoldState, u: Record<string, unknown>): FoldState {

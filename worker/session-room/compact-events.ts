@@ -3,6 +3,7 @@
  * chunks merged and tool-call updates folded into their tool call, so catch-up costs O(rows), not
  * O(tokens). Pure; the folded result renders the same transcript as the raw log.
  */
+import { mergeToolMeta } from "../../shared/terminal-output";
 import type { SessionEvent } from "../../shared/viewer-protocol";
 
 export type Seqd = { seq: number; event: SessionEvent };
@@ -66,7 +67,11 @@ export function compactEvents(events: Iterable<Seqd>): Seqd[] {
         if (at !== undefined) {
           const base = out[at]!.event as AcpEvent;
           const merged: Record<string, unknown> = { ...base.update };
-          for (const [k, v] of Object.entries(e.update)) if (k !== "sessionUpdate" && v !== null && v !== undefined) merged[k] = v;
+          for (const [k, v] of Object.entries(e.update)) {
+            if (k === "sessionUpdate" || v === null || v === undefined) continue;
+            // Terminal output pieces in `_meta` add up (codex / pi stream a command's output that way).
+            merged[k] = k === "_meta" ? mergeToolMeta(merged[k], v) : v;
+          }
           out[at] = { seq: item.seq, event: { kind: "acp", update: merged as AcpEvent["update"] } };
           continue;
         }
