@@ -74,12 +74,22 @@ export type ToolRow = {
   terminals?: TerminalOutput[];
 };
 export type PlanRow = { kind: "plan"; id: string; entries: PlanEntry[] };
+/** What a permission request would do, read from its tool call whatever the title says. */
+export type PermissionSubject = {
+  /** The command line (`rawInput.command` / `cmd`, an argv array joined shell-style). */
+  command: string | null;
+  /** Files it touches (`rawInput.file_path` / `path` …, the tool call's locations) not already shown by a diff. */
+  paths: string[];
+  /** The tool call's own content: diffs of an edit, text. */
+  content: ToolContent[];
+};
 export type PermissionRow = {
   kind: "permission";
   id: string;
   requestId: string;
   title: string;
   toolKind: string | null;
+  subject: PermissionSubject;
   options: PermissionOption[];
   resolved: null | { outcome: "selected" | "cancelled"; optionId: string | null; by: Author | null };
 };
@@ -351,6 +361,31 @@ function toolContent(content: unknown): ToolContent[] {
   return out;
 }
 
+/** An argv as one shell line: words that need it single-quoted. */
+function shellLine(argv: unknown[]): string {
+  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(String(a)) ? String(a) : `'${String(a).replace(/'/g, "'\\''")}'`)).join(" ");
+}
+
+const PATH_KEYS = ["file_path", "filePath", "path", "notebook_path", "abs_path", "filename"] as const;
+
+export function permissionSubject(toolCall: Record<string, unknown>): PermissionSubject {
+  const raw = toolCall["rawInput"] && typeof toolCall["rawInput"] === "object" ? (toolCall["rawInput"] as Record<string, unknown>) : {};
+  const cmd = raw["command"] ?? raw["cmd"];
+  const command = typeof cmd === "string" && cmd.trim() ? cmd : Array.isArray(cmd) && cmd.length ? shellLine(cmd) : null;
+  const content = toolContent(toolCall["content"]);
+  const shown = new Set(content.flatMap((c) => (c.type === "diff" ? [c.path] : [])));
+  const paths: string[] = [];
+  const add = (p: string | null) => {
+    if (p && !shown.has(p) && !paths.includes(p)) paths.push(p);
+  };
+  for (const k of PATH_KEYS) add(str(raw[k]));
+  for (const l of locations(toolCall["locations"]) ?? []) {
+    const file = l.replace(/:\d+$/, "");
+    if (!shown.has(file) && !paths.includes(file)) add(l);
+  }
+  return { command, paths, content };
+}
+
 function locations(v: unknown): string[] | null {
   if (!Array.isArray(v)) return null;
   return v
@@ -532,6 +567,7 @@ function applyEvent(state: FoldState, e: SessionEvent, logged: boolean): FoldSta
         requestId: e.requestId,
         title,
         toolKind: str(e.toolCall["kind"]),
+        subject: permissionSubject(e.toolCall),
         options: e.options,
         resolved: null,
       });
