@@ -341,6 +341,27 @@ describe("fold: transcript rows", () => {
     expect(s.rows).toEqual([]);
   });
 
+  it("slash commands keep their input hint and survive a snapshot (the compacted log) and a tail replay", () => {
+    const commands = acp({
+      sessionUpdate: "available_commands_update",
+      availableCommands: [
+        { name: "review", description: "Review the diff", input: { hint: "what to focus on" } },
+        { name: "compact", description: "Compact the context", input: null },
+        { description: "nameless" },
+      ],
+    });
+    const expected = [
+      { name: "review", description: "Review the diff", hint: "what to focus on" },
+      { name: "compact", description: "Compact the context" },
+    ];
+    const live = run([ev(commands), ev(echo("m")), ev(chunk("hi", "a")), ev(idle())]);
+    expect(live.commands).toEqual(expected);
+    const snap = fold(live, { type: "snapshot", seq: 10, events: [commands, echo("m"), chunk("hi", "a"), idle()] });
+    expect(snap.commands).toEqual(expected);
+    // A later snapshot page (append) does not lose them either.
+    expect(fold(snap, { type: "snapshot", seq: 11, append: true, events: [chunk("more", "b")] }).commands).toEqual(expected);
+  });
+
   it("welcome records the viewer and role; ack / error frames leave the state alone", () => {
     const s = run([{ type: "welcome", sessionId: "s", viewer: { id: "v", name: "Vic", role: "viewer" }, headSeq: 0 }]);
     expect(s.viewer?.role).toBe("viewer");

@@ -102,7 +102,8 @@ export type Row = UserRow | AgentRow | ThoughtRow | ToolRow | PlanRow | Permissi
 export type RowKind = Row["kind"];
 
 export type Usage = { used: number; size: number; cost: { amount: number; currency: string } | null };
-export type Command = { name: string; description: string };
+/** A slash command the agent offers (`available_commands_update`); `hint`: what to type after it. */
+export type Command = { name: string; description: string; hint?: string };
 
 export type FoldState = {
   /** Cursor: highest logged seq applied. Reconnects ask for `?after=<seq>`. */
@@ -522,7 +523,14 @@ function applyAcp(state: FoldState, u: Record<string, unknown>): FoldState {
     }
     case "available_commands_update": {
       const list = Array.isArray(u["availableCommands"]) ? (u["availableCommands"] as Record<string, unknown>[]) : [];
-      return { ...state, commands: list.filter((c) => typeof c?.["name"] === "string").map((c) => ({ name: String(c["name"]), description: String(c["description"] ?? "") })) };
+      const commands = list
+        .filter((c) => typeof c?.["name"] === "string" && c["name"])
+        .map((c): Command => {
+          const input = c["input"] && typeof c["input"] === "object" ? (c["input"] as Record<string, unknown>) : null;
+          const hint = str(input?.["hint"]);
+          return { name: String(c["name"]), description: str(c["description"]) ?? "", ...(hint ? { hint } : {}) };
+        });
+      return { ...state, commands };
     }
     case "session_info_update":
       return typeof u["title"] === "string" && u["title"] ? { ...state, title: u["title"] } : state;
