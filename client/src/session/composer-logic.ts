@@ -79,6 +79,9 @@ export type SelectSpec = {
   write: { op: "config.set"; configId: string } | { op: "mode.set" } | { op: "model.set" };
 };
 
+/** What a config write needs: a name for its "applies from the next turn" note, and how to write it. */
+export type ConfigWrite = Pick<SelectSpec, "label" | "write">;
+
 type RawOption = { id?: unknown; name?: unknown; description?: unknown; category?: unknown; type?: unknown; currentValue?: unknown; options?: unknown };
 
 function flatOptions(options: unknown, group: string | null = null): SelectOption[] {

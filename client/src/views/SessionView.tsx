@@ -207,6 +207,7 @@ function Session(props: { id: string }) {
           turnActive={state.turnActive}
           canAct={canAct()}
           config={state.config}
+          commands={state.commands}
           placeholder={placeholder()}
           focusRef={(f) => (focusComposer = f)}
           onSend={() => {
