@@ -362,6 +362,18 @@ describe("fold: transcript rows", () => {
     expect(fold(snap, { type: "snapshot", seq: 11, append: true, events: [chunk("more", "b")] }).commands).toEqual(expected);
   });
 
+  it("a failed start that carries authMethods keeps them for the login card; a later status clears them", () => {
+    const methods = [{ id: "chatgpt", name: "Log in with ChatGPT", description: "Use your ChatGPT account", command: "codex login" }];
+    let s = run([st({ kind: "session_status", state: "error", message: "Authentication required", authMethods: methods })]);
+    expect(s.authMethods).toEqual(methods);
+    expect(s.status).toBe("error");
+    // A replay's synthetic status carries them again; an error without them (another failure) shows none.
+    s = run([st({ kind: "session_status", state: "error", message: "spawn failed" })], s);
+    expect(s.authMethods).toEqual([]);
+    s = run([st({ kind: "session_status", state: "error", authMethods: methods }), st({ kind: "session_status", state: "idle" })], s);
+    expect(s.authMethods).toEqual([]);
+  });
+
   it("welcome records the viewer and role; ack / error frames leave the state alone", () => {
     const s = run([{ type: "welcome", sessionId: "s", viewer: { id: "v", name: "Vic", role: "viewer" }, headSeq: 0 }]);
     expect(s.viewer?.role).toBe("viewer");

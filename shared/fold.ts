@@ -16,6 +16,7 @@
 import { assertNever, type PromptBlock } from "./blocks";
 import { appendTail, terminalChunk, terminalExit } from "./terminal-output";
 import type {
+  AuthMethod,
   Author,
   ConfigState,
   PermissionOption,
@@ -134,6 +135,8 @@ export type FoldState = {
   commands: Command[];
   /** Title from the agent (`session_info_update`), when it sent one. */
   title: string | null;
+  /** How to log the agent in, when the session failed for want of a login (`session_status` error). */
+  authMethods: AuthMethod[];
   /** Counter for rows without an agent-provided id. */
   nextRow: number;
   /**
@@ -163,6 +166,7 @@ export function initialSessionState(): FoldState {
     usage: null,
     commands: [],
     title: null,
+    authMethods: [],
     nextRow: 0,
   };
 }
@@ -593,7 +597,15 @@ function applyEvent(state: FoldState, e: SessionEvent, logged: boolean): FoldSta
         const [id, next] = localId(s, "end");
         s = pushRow(next, { kind: "turn_end", id, stopReason });
       }
-      return { ...s, status: e.state, turnActive, statusMessage: e.message ?? null, stopReason: stopReason ?? (turnActive ? null : s.stopReason) };
+      const authMethods = e.state === "error" && e.authMethods?.length ? e.authMethods : s.authMethods.length ? [] : s.authMethods;
+      return {
+        ...s,
+        status: e.state,
+        turnActive,
+        statusMessage: e.message ?? null,
+        stopReason: stopReason ?? (turnActive ? null : s.stopReason),
+        authMethods,
+      };
     }
     case "queue_state": {
       // Steer outcomes only matter while their entry is queued.

@@ -11,6 +11,7 @@ import { createDraft } from "../session/create-draft";
 import { createFollow } from "../session/create-follow";
 import { createSessionStore } from "../session/create-session-store";
 import { errorText, makeSessionActions, QUEUED_TOAST } from "../session/session-actions";
+import { AuthHelp } from "./AuthHelp";
 import { DroppedOffer } from "./DroppedOffer";
 import { MembersPanel } from "./MembersPanel";
 import { QueueChips } from "./QueueChips";
@@ -164,6 +165,11 @@ function Session(props: { id: string }) {
             following={follow.following()}
             onPermission={(requestId, optionId) => void actions.respond(requestId, optionId)}
           />
+          <Show when={state.status === "error" && state.authMethods.length > 0}>
+            <div class="auth-help-wrap">
+              <AuthHelp agent={session()?.agentLabel ?? null} machine={session()?.machineName ?? null} methods={state.authMethods} />
+            </div>
+          </Show>
         </div>
       </main>
 
