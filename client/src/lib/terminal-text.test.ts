@@ -5,9 +5,21 @@ describe("terminalRuns", () => {
   it("splits SGR colours and decorations into runs of plain text", () => {
     const runs = terminalRuns("ok \u001b[31mred\u001b[0m \u001b[1;32mbold green\u001b[0m\n");
     expect(runs.map((r) => r.text).join("")).toBe("ok red bold green\n");
-    expect(runs.find((r) => r.text === "red")).toMatchObject({ fg: "rgb(187, 0, 0)", bold: false });
-    expect(runs.find((r) => r.text === "bold green")).toMatchObject({ fg: "rgb(0, 187, 0)", bold: true });
+    expect(runs.find((r) => r.text === "red")).toMatchObject({ fg: "var(--ansi-red)", bold: false });
+    expect(runs.find((r) => r.text === "bold green")).toMatchObject({ fg: "var(--ansi-green)", bold: true });
     expect(runs[0]).toMatchObject({ fg: null, bg: null });
+  });
+
+  it("bright, 256-colour and true colours; backgrounds", () => {
+    const runs = terminalRuns("\u001b[94ma\u001b[0m\u001b[38;5;1mb\u001b[0m\u001b[38;5;208mc\u001b[0m\u001b[38;5;244md\u001b[0m\u001b[38;2;10;20;30me\u001b[0m\u001b[44mf\u001b[0m");
+    expect(runs.map((r) => [r.text, r.fg, r.bg])).toEqual([
+      ["a", "var(--ansi-bright-blue)", null],
+      ["b", "var(--ansi-red)", null],
+      ["c", "rgb(255, 135, 0)", null],
+      ["d", "rgb(128, 128, 128)", null],
+      ["e", "rgb(10, 20, 30)", null],
+      ["f", null, "var(--ansi-blue)"],
+    ]);
   });
 
   it("keeps markup as text and drops hyperlinks' escape sequences and stray controls", () => {

@@ -233,8 +233,9 @@ export function Sender(props: Props) {
             )}
           </For>
         </div>
-        <Show when={hasExtraOptions()}>
-          <div class="options" ref={optionsRoot}>
+        {/* With options beyond the pills: always. Otherwise on phones only, where the sheet is the place the pills' full labels read best. */}
+        <Show when={options().length > 0}>
+          <div class="options" classList={{ "narrow-flex": !hasExtraOptions() }} ref={optionsRoot} data-extra={hasExtraOptions()}>
             <button
               class="icon-btn options-btn"
               aria-label="More options"
@@ -279,16 +280,21 @@ export function Sender(props: Props) {
                             onChange={(e) => props.onSelect({ label: o.name, write: o.write }, e.currentTarget.checked)}
                           />
                         ) : (
-                          <select
-                            class="option-select"
-                            aria-labelledby={nameId}
-                            disabled={!props.canAct}
-                            title={props.turnActive ? APPLIES_NEXT_TURN : undefined}
-                            value={o.value}
-                            onChange={(e) => props.onSelect({ label: o.name, write: o.write }, e.currentTarget.value)}
-                          >
-                            <OptionList options={o.options} value={o.value} />
-                          </select>
+                          <label class="option-value">
+                            {/* The full current value (wrapping); the native select lies over it. */}
+                            <span aria-hidden="true">{o.valueName}</span>
+                            <ChevronDown size={14} class="select-chev" aria-hidden="true" />
+                            <select
+                              class="option-select"
+                              aria-labelledby={nameId}
+                              disabled={!props.canAct}
+                              title={props.turnActive ? APPLIES_NEXT_TURN : undefined}
+                              value={o.value}
+                              onChange={(e) => props.onSelect({ label: o.name, write: o.write }, e.currentTarget.value)}
+                            >
+                              <OptionList options={o.options} value={o.value} />
+                            </select>
+                          </label>
                         )}
                       </div>
                     );

@@ -1,5 +1,5 @@
 /** The Sender's slash-command picker and the config options sheet. */
-import { fireEvent, render, screen, within } from "@solidjs/testing-library";
+import { cleanup, fireEvent, render, screen, within } from "@solidjs/testing-library";
 import { createSignal } from "solid-js";
 import { describe, expect, it, vi } from "vitest";
 import type { Command } from "../../../shared/fold";
@@ -170,8 +170,16 @@ describe("Sender: every config option by its type", () => {
     expect(within(sheet).getByRole("switch", { name: "Fast mode" })).toBeEnabled();
   });
 
-  it("no options beyond the pills: no options button", () => {
+  it("no options beyond the pills: the options button is for narrow screens only; no options at all: none", () => {
     setup({ config: { ...CONFIG, configOptions: CONFIG.configOptions.slice(0, 2) } });
+    expect(screen.getByRole("button", { name: "More options" }).closest(".options")).toHaveClass("narrow-flex");
+    cleanup();
+    setup({ config: { ...CONFIG, configOptions: [] } });
     expect(screen.queryByRole("button", { name: "More options" })).toBeNull();
+  });
+
+  it("with options beyond the pills, the button shows at every width", () => {
+    setup();
+    expect(screen.getByRole("button", { name: "More options" }).closest(".options")).not.toHaveClass("narrow-flex");
   });
 });

@@ -27,7 +27,7 @@ describe("tool rows: terminal output", () => {
     expect(term).toHaveTextContent("dir <b>not bold</b>");
     expect(term.querySelector("b")).toBeNull();
     const dir = [...term.querySelectorAll("span")].find((e) => e.textContent === "dir");
-    expect(dir?.style.color).toBe("rgb(0, 0, 187)");
+    expect(dir?.style.color).toBe("var(--ansi-blue)");
     expect(screen.queryByText(/Terminal call_1/)).toBeNull();
     expect(screen.getByTestId("terminal-exit")).toHaveTextContent("exit 2");
   });
