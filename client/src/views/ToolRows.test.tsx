@@ -100,6 +100,21 @@ describe("permission card: what will run, first", () => {
     expect(card.textContent!.indexOf("echo hello")).toBeLessThan(card.textContent!.indexOf("print a greeting"));
   });
 
+  it("claude: the command once (the title repeats it), the file it touches and its description", () => {
+    const s = perm({
+      toolCallId: "toolu_1", name: "Bash", status: "pending", title: "touch baton-was-here.txt", kind: "execute",
+      rawInput: { command: "touch baton-was-here.txt", description: "create a marker file" },
+      content: [{ type: "content", content: { type: "text", text: "create a marker file" } }],
+      locations: [{ path: "/w/baton-was-here.txt" }],
+    });
+    render(() => <Transcript rows={s.rows} canAct onPermission={() => {}} />);
+    const card = screen.getByTestId("permission-card");
+    expect(screen.getByTestId("permission-command")).toHaveTextContent("touch baton-was-here.txt");
+    expect(card.textContent!.split("touch baton-was-here.txt")).toHaveLength(2); // once: the title repeats the command
+    expect(screen.getByTestId("permission-path")).toHaveTextContent("/w/baton-was-here.txt");
+    expect(card).toHaveTextContent("create a marker file");
+  });
+
   it("an argv array is shown as one command line", () => {
     const s = perm({ toolCallId: "c", title: "Run", kind: "execute", rawInput: { command: ["bash", "-lc", "touch x"] } });
     render(() => <Transcript rows={s.rows} canAct onPermission={() => {}} />);

@@ -363,6 +363,8 @@ export function PermissionCard(props: { row: PermissionRow; canAct: boolean; onR
   };
   /** The content worth showing on the card (a terminal id alone says nothing before it runs). */
   const subjectContent = () => props.row.subject.content.filter((c) => c.type !== "terminal");
+  /** claude titles a command with the command itself: shown once. */
+  const titleRepeatsCommand = () => props.row.title.replace(/`/g, "").trim() === props.row.subject.command?.trim();
   const hasSubject = () => !!props.row.subject.command || props.row.subject.paths.length > 0 || subjectContent().length > 0;
   const allowed = () => {
     const r = props.row.resolved;
@@ -396,9 +398,11 @@ export function PermissionCard(props: { row: PermissionRow; canAct: boolean; onR
           <For each={subjectContent()}>{(item) => <ToolBody item={item} terminals={[]} streaming={false} />}</For>
         </div>
       </Show>
-      <div class="perm-title" classList={{ secondary: hasSubject() }}>
-        <InlineCode text={props.row.title} />
-      </div>
+      <Show when={!titleRepeatsCommand()}>
+        <div class="perm-title" classList={{ secondary: hasSubject() }}>
+          <InlineCode text={props.row.title} />
+        </div>
+      </Show>
       <Show
         when={props.row.resolved}
         fallback={
