@@ -54,6 +54,13 @@ export function appendTail(prev: string, data: string, cap: number = MAX_TERMINA
   return { text: nl >= 0 && nl < tail.length - 1 ? tail.slice(nl + 1) : tail, cut: true };
 }
 
+/** False when both carry output of different terminals: merging those would lose the first one's text. */
+export function canMergeToolMeta(base: unknown, update: unknown): boolean {
+  const before = outputEntry(record(base));
+  const after = outputEntry(record(update));
+  return !before || !after || before.chunk.terminalId === after.chunk.terminalId;
+}
+
 /**
  * A tool call update's `_meta` merged into the earlier one's (for compaction): keys of the update win,
  * except that output pieces of the same terminal are concatenated (bounded like the fold, and marked
@@ -67,6 +74,7 @@ export function mergeToolMeta(base: unknown, update: unknown): unknown {
   const before = outputEntry(b);
   const after = outputEntry(u);
   if (before && !after) return merged;
+  // Different terminals (see canMergeToolMeta): the update's wins.
   if (!before || !after || before.chunk.terminalId !== after.chunk.terminalId) return merged;
   const { text, cut } = appendTail(before.chunk.data, after.chunk.data);
   for (const key of OUTPUT_KEYS) delete merged[key];

@@ -59,6 +59,17 @@ describe("compactEvents", () => {
     expect(rowById(replayed, "tool:t")).toMatchObject({ terminals: [{ output: "a\nb\n", exit: { exitCode: 0 } }] });
   });
 
+  it("output of two terminals of one tool is not merged into one: the fold shows both", () => {
+    const out = (id: string, data: string) => acp({ sessionUpdate: "tool_call_update", toolCallId: "t", _meta: { terminal_output: { terminal_id: id, data } } });
+    const raw = [acp({ sessionUpdate: "tool_call", toolCallId: "t", title: "two", status: "in_progress" }), out("a", "1"), out("b", "2"), out("a", "3"), out("b", "4")].map(
+      (event, i) => ({ seq: i + 1, event }),
+    );
+    const live = raw.reduce((s, { seq, event }) => fold(s, { type: "event", seq, event }), initialSessionState());
+    const replayed = fold(initialSessionState(), { type: "snapshot", seq: 5, events: compactEvents(raw).map((o) => o.event) });
+    expect(rowById(replayed, "tool:t")).toEqual(rowById(live, "tool:t"));
+    expect(rowById(live, "tool:t")).toMatchObject({ terminals: [{ terminalId: "a", output: "13" }, { terminalId: "b", output: "24" }] });
+  });
+
   it("a long terminal output compacts to the bounded tail and still reads as cut after the fold", () => {
     const big = "x".repeat(1000) + "\n";
     const raw: SessionEvent[] = [acp({ sessionUpdate: "tool_call", toolCallId: "t", title: "yes", status: "in_progress" })];
