@@ -61,6 +61,7 @@ function Session(props: { id: string }) {
     const i = info();
     return !!i && "error" in i;
   };
+  const needsLogin = () => state.status === "error" && state.authMethods.length > 0;
   const canAct = () => state.viewer !== null && state.viewer.role !== "viewer";
   const [scroller, setScroller] = createSignal<HTMLElement>();
   const [content, setContent] = createSignal<HTMLElement>();
@@ -163,9 +164,10 @@ function Session(props: { id: string }) {
             working={state.turnActive && state.status === "active"}
             loading={!state.ready && !notFound()}
             following={follow.following()}
+            empty={needsLogin() ? "The agent could not start: it needs a login first (below)." : undefined}
             onPermission={(requestId, optionId) => void actions.respond(requestId, optionId)}
           />
-          <Show when={state.status === "error" && state.authMethods.length > 0}>
+          <Show when={needsLogin()}>
             <div class="auth-help-wrap">
               <AuthHelp agent={session()?.agentLabel ?? null} machine={session()?.machineName ?? null} methods={state.authMethods} />
             </div>
