@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { clearDropped, fold, type FoldState, framesOf, initialSessionState, rowById, rowsOf } from "./fold";
+import { MAX_TERMINAL_OUTPUT_CHARS } from "./limits";
 import type { QueueEntry, ServerFrame, SessionEvent } from "./viewer-protocol";
 
 let seq = 0;
@@ -149,6 +150,27 @@ describe("fold: transcript rows", () => {
     expect(s.rows.map((r) => (r.kind === "agent" ? r.text : r.kind))).toEqual(["user", "Hello", "tool", "after", " A A2", " B"]);
   });
 
+  it("row boundaries follow messageId: a chunk without one never joins a row whose chunks carry one, nor the reverse", () => {
+    // claude: the answer's chunks carry a messageId, its first-turn warning does not.
+    const s = run([
+      ev(echo("m")),
+      ev(chunk("Fake reply", "a1")),
+      ev(chunk(" to: hello", "a1")),
+      ev(chunk("**Warning:** no ")),
+      ev(chunk("model")),
+      ev(chunk("More", "a2")),
+      ev(chunk("tail")),
+    ]);
+    expect(s.rows.map((r) => (r.kind === "agent" ? r.text : r.kind))).toEqual(["user", "Fake reply to: hello", "**Warning:** no model", "More", "tail"]);
+    // Thoughts follow the same rule.
+    const t = run([
+      ev(echo("m")),
+      ev(acp({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "plan" }, messageId: "t1" })),
+      ev(thought("aside")),
+    ]);
+    expect(rowsOf(t, "thought").map((r) => r.text)).toEqual(["plan", "aside"]);
+  });
+
   it("idle closes streaming rows and marks still-running tools interrupted", () => {
     let s = run([ev(echo("m")), ev(thought("hmm")), ev(chunk("Hi")), ev(acp({ sessionUpdate: "tool_call", toolCallId: "t", title: "Run", status: "in_progress" }))]);
     expect(rowsOf(s, "thought")[0]).toMatchObject({ text: "hmm", streaming: true });
@@ -196,6 +218,43 @@ describe("fold: transcript rows", () => {
         live: true,
       },
     ]);
+  });
+
+  it("terminal output in _meta accumulates on the tool row (codex deltas, pi pieces), with the exit status", () => {
+    const codex = run([
+      ev(echo("m")),
+      ev(acp({ sessionUpdate: "tool_call", toolCallId: "c1", title: "ls", kind: "execute", status: "in_progress", content: [{ type: "terminal", terminalId: "c1" }] })),
+      ev(acp({ sessionUpdate: "tool_call_update", toolCallId: "c1", _meta: { terminal_output_delta: { terminal_id: "c1", data: "\u001b[32ma.txt\u001b[0m\n" } } })),
+      ev(acp({ sessionUpdate: "tool_call_update", toolCallId: "c1", _meta: { terminal_output_delta: { terminal_id: "c1", data: "b.txt\n" } } })),
+      ev(acp({ sessionUpdate: "tool_call_update", toolCallId: "c1", status: "completed", _meta: { terminal_exit: { terminal_id: "c1", exit_code: 0, signal: null } } })),
+    ]);
+    expect(rowById(codex, "tool:c1")).toMatchObject({
+      status: "completed",
+      content: [{ type: "terminal", terminalId: "c1" }],
+      terminals: [{ terminalId: "c1", output: "\u001b[32ma.txt\u001b[0m\nb.txt\n", truncated: false, exit: { exitCode: 0, signal: null } }],
+    });
+    // pi: `terminal_output` pieces on updates that also set the status; a failed command's code.
+    const pi = run([
+      ev(echo("m")),
+      ev(acp({ sessionUpdate: "tool_call", toolCallId: "p1", title: "false", kind: "execute", status: "pending", content: [{ type: "terminal", terminalId: "p1" }], _meta: { terminal_info: { terminal_id: "p1", cwd: "/r" } } })),
+      ev(acp({ sessionUpdate: "tool_call_update", toolCallId: "p1", status: "in_progress", _meta: { terminal_output: { terminal_id: "p1", data: "one\n" } } })),
+      ev(acp({ sessionUpdate: "tool_call_update", toolCallId: "p1", status: "failed", _meta: { terminal_output: { terminal_id: "p1", data: "two\n" }, terminal_exit: { terminal_id: "p1", exit_code: 1, signal: null } } })),
+    ]);
+    expect(rowById(pi, "tool:p1")).toMatchObject({ status: "failed", terminals: [{ terminalId: "p1", output: "one\ntwo\n", exit: { exitCode: 1 } }] });
+  });
+
+  it("terminal output is bounded: the tail is kept and the row says it was cut", () => {
+    const line = "y\n".repeat(4096);
+    const frames: ServerFrame[] = [ev(echo("m")), ev(acp({ sessionUpdate: "tool_call", toolCallId: "t", title: "yes", kind: "execute", status: "in_progress" }))];
+    for (let i = 0; i < 20; i++) frames.push(ev(acp({ sessionUpdate: "tool_call_update", toolCallId: "t", _meta: { terminal_output_delta: { terminal_id: "t", data: line } } })));
+    frames.push(ev(acp({ sessionUpdate: "tool_call_update", toolCallId: "t", _meta: { terminal_output_delta: { terminal_id: "t", data: "END" } } })));
+    const row = rowById(run(frames), "tool:t");
+    if (row?.kind !== "tool") throw new Error("no tool row");
+    const term = row.terminals![0]!;
+    expect(term.output.length).toBeLessThanOrEqual(MAX_TERMINAL_OUTPUT_CHARS);
+    expect(term.output.endsWith("y\nEND")).toBe(true);
+    expect(term.output.startsWith("y\n")).toBe(true);
+    expect(term.truncated).toBe(true);
   });
 
   it("one plan row per turn, replaced by each update", () => {
@@ -280,6 +339,39 @@ describe("fold: transcript rows", () => {
     expect(s.commands).toEqual([{ name: "review", description: "Review the diff" }]);
     expect(s.title).toBe("Fix the tests");
     expect(s.rows).toEqual([]);
+  });
+
+  it("slash commands keep their input hint and survive a snapshot (the compacted log) and a tail replay", () => {
+    const commands = acp({
+      sessionUpdate: "available_commands_update",
+      availableCommands: [
+        { name: "review", description: "Review the diff", input: { hint: "what to focus on" } },
+        { name: "compact", description: "Compact the context", input: null },
+        { description: "nameless" },
+      ],
+    });
+    const expected = [
+      { name: "review", description: "Review the diff", hint: "what to focus on" },
+      { name: "compact", description: "Compact the context" },
+    ];
+    const live = run([ev(commands), ev(echo("m")), ev(chunk("hi", "a")), ev(idle())]);
+    expect(live.commands).toEqual(expected);
+    const snap = fold(live, { type: "snapshot", seq: 10, events: [commands, echo("m"), chunk("hi", "a"), idle()] });
+    expect(snap.commands).toEqual(expected);
+    // A later snapshot page (append) does not lose them either.
+    expect(fold(snap, { type: "snapshot", seq: 11, append: true, events: [chunk("more", "b")] }).commands).toEqual(expected);
+  });
+
+  it("a failed start that carries authMethods keeps them for the login card; a later status clears them", () => {
+    const methods = [{ id: "chatgpt", name: "Log in with ChatGPT", description: "Use your ChatGPT account", command: "codex login" }];
+    let s = run([st({ kind: "session_status", state: "error", message: "Authentication required", authMethods: methods })]);
+    expect(s.authMethods).toEqual(methods);
+    expect(s.status).toBe("error");
+    // A replay's synthetic status carries them again; an error without them (another failure) shows none.
+    s = run([st({ kind: "session_status", state: "error", message: "spawn failed" })], s);
+    expect(s.authMethods).toEqual([]);
+    s = run([st({ kind: "session_status", state: "error", authMethods: methods }), st({ kind: "session_status", state: "idle" })], s);
+    expect(s.authMethods).toEqual([]);
   });
 
   it("welcome records the viewer and role; ack / error frames leave the state alone", () => {

@@ -14,7 +14,9 @@
  *   on load would duplicate the echoes).
  */
 import { assertNever, type PromptBlock } from "./blocks";
+import { appendTail, terminalChunk, terminalExit } from "./terminal-output";
 import type {
+  AuthMethod,
   Author,
   ConfigState,
   ElicitationAction,
@@ -35,6 +37,15 @@ export type ToolContent =
 
 export type PlanEntry = { content: string; status: string; priority: string };
 
+/** What a tool's terminal printed (the bounded tail, see MAX_TERMINAL_OUTPUT_CHARS) and how it ended. */
+export type TerminalOutput = {
+  terminalId: string;
+  output: string;
+  /** Older output was cut to keep the bound. */
+  truncated: boolean;
+  exit: { exitCode: number | null; signal: string | null } | null;
+};
+
 export type UserRow = {
   kind: "user";
   id: string;
@@ -45,9 +56,12 @@ export type UserRow = {
   /** Delivered from the queue by steering: into the running turn, or the agent started a new one. */
   steered?: "injected" | "startedNewTurn";
 };
-/** `streaming`: the row is still receiving chunks (the turn that produced it has not ended). */
-export type AgentRow = { kind: "agent"; id: string; text: string; streaming: boolean };
-export type ThoughtRow = { kind: "thought"; id: string; text: string; streaming: boolean };
+/**
+ * `streaming`: the row is still receiving chunks (the turn that produced it has not ended).
+ * `messageId`: the agent's id for the message, when its chunks carry one (they all do, or none).
+ */
+export type AgentRow = { kind: "agent"; id: string; text: string; streaming: boolean; messageId?: string };
+export type ThoughtRow = { kind: "thought"; id: string; text: string; streaming: boolean; messageId?: string };
 export type ToolRow = {
   kind: "tool";
   id: string;
@@ -59,14 +73,26 @@ export type ToolRow = {
   locations: string[];
   /** False once the turn ended: a tool still pending / in progress then was interrupted. */
   live: boolean;
+  /** Output of the tool's terminals, from `_meta` (see shared/terminal-output.ts); absent until some arrives. */
+  terminals?: TerminalOutput[];
 };
 export type PlanRow = { kind: "plan"; id: string; entries: PlanEntry[] };
+/** What a permission request would do, read from its tool call whatever the title says. */
+export type PermissionSubject = {
+  /** The command line (`rawInput.command` / `cmd`, an argv array joined shell-style). */
+  command: string | null;
+  /** Files it touches (`rawInput.file_path` / `path` …, the tool call's locations) not already shown by a diff. */
+  paths: string[];
+  /** The tool call's own content: diffs of an edit, text. */
+  content: ToolContent[];
+};
 export type PermissionRow = {
   kind: "permission";
   id: string;
   requestId: string;
   title: string;
   toolKind: string | null;
+  subject: PermissionSubject;
   options: PermissionOption[];
   resolved: null | { outcome: "selected" | "cancelled"; optionId: string | null; by: Author | null };
 };
@@ -89,7 +115,8 @@ export type Row = UserRow | AgentRow | ThoughtRow | ToolRow | PlanRow | Permissi
 export type RowKind = Row["kind"];
 
 export type Usage = { used: number; size: number; cost: { amount: number; currency: string } | null };
-export type Command = { name: string; description: string };
+/** A slash command the agent offers (`available_commands_update`); `hint`: what to type after it. */
+export type Command = { name: string; description: string; hint?: string };
 
 export type FoldState = {
   /** Cursor: highest logged seq applied. Reconnects ask for `?after=<seq>`. */
@@ -120,6 +147,8 @@ export type FoldState = {
   commands: Command[];
   /** Title from the agent (`session_info_update`), when it sent one. */
   title: string | null;
+  /** How to log the agent in, when the session failed for want of a login (`session_status` error). */
+  authMethods: AuthMethod[];
   /** Counter for rows without an agent-provided id. */
   nextRow: number;
   /**
@@ -149,6 +178,7 @@ export function initialSessionState(): FoldState {
     usage: null,
     commands: [],
     title: null,
+    authMethods: [],
     nextRow: 0,
   };
 }
@@ -348,6 +378,31 @@ function toolContent(content: unknown): ToolContent[] {
   return out;
 }
 
+/** An argv as one shell line: words that need it single-quoted. */
+function shellLine(argv: unknown[]): string {
+  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(String(a)) ? String(a) : `'${String(a).replace(/'/g, "'\\''")}'`)).join(" ");
+}
+
+const PATH_KEYS = ["file_path", "filePath", "path", "notebook_path", "abs_path", "filename"] as const;
+
+export function permissionSubject(toolCall: Record<string, unknown>): PermissionSubject {
+  const raw = toolCall["rawInput"] && typeof toolCall["rawInput"] === "object" ? (toolCall["rawInput"] as Record<string, unknown>) : {};
+  const cmd = raw["command"] ?? raw["cmd"];
+  const command = typeof cmd === "string" && cmd.trim() ? cmd : Array.isArray(cmd) && cmd.length ? shellLine(cmd) : null;
+  const content = toolContent(toolCall["content"]);
+  const shown = new Set(content.flatMap((c) => (c.type === "diff" ? [c.path] : [])));
+  const paths: string[] = [];
+  const add = (p: string | null) => {
+    if (p && !shown.has(p) && !paths.includes(p)) paths.push(p);
+  };
+  for (const k of PATH_KEYS) add(str(raw[k]));
+  for (const l of locations(toolCall["locations"]) ?? []) {
+    const file = l.replace(/:\d+$/, "");
+    if (!shown.has(file) && !paths.includes(file)) add(l);
+  }
+  return { command, paths, content };
+}
+
 function locations(v: unknown): string[] | null {
   if (!Array.isArray(v)) return null;
   return v
@@ -370,13 +425,14 @@ function appendChunk(state: FoldState, kind: "agent" | "thought", messageId: str
       const r = state.rows[i] as AgentRow | ThoughtRow;
       return { ...replaceRow(state, i, { ...r, text: r.text + text, streaming: true }), open: { ...state.open, [kind]: id } };
     }
-    return { ...pushRow(state, { kind, id, text, streaming: true }), open: { ...state.open, [kind]: id } };
+    return { ...pushRow(state, { kind, id, text, streaming: true, messageId }), open: { ...state.open, [kind]: id } };
   }
   // No messageId: the open row of this kind, while it is still the latest row (text after a tool
-  // call starts a new row, so the transcript keeps the agent's order).
+  // call starts a new row, so the transcript keeps the agent's order) and its chunks carry no
+  // messageId either (claude's "**Warning:**" chunk is not part of the answer it follows).
   const openId = state.open[kind];
   const last = state.rows[state.rows.length - 1];
-  if (openId && last && last.id === openId && last.kind === kind) {
+  if (openId && last && last.id === openId && last.kind === kind && last.messageId === undefined) {
     return replaceRow(state, state.rows.length - 1, { ...last, text: last.text + text });
   }
   const [id, s] = localId(state, kind);
@@ -402,7 +458,34 @@ function applyTool(state: FoldState, u: Record<string, unknown>): FoldState {
     locations: locations(u["locations"]) ?? prev?.locations ?? [],
     live: state.turnActive,
   };
+  const terminals = withTerminalMeta(prev?.terminals, u["_meta"]);
+  if (terminals) row.terminals = terminals;
   return pushRow(state, row);
+}
+
+/** A tool's terminals after an update's `_meta`: output appended (bounded), exit recorded. */
+function withTerminalMeta(prev: TerminalOutput[] | undefined, meta: unknown): TerminalOutput[] | undefined {
+  const chunk = terminalChunk(meta);
+  const exit = terminalExit(meta);
+  if (!chunk && !exit) return prev;
+  const list = prev ? prev.slice() : [];
+  const at = (terminalId: string): number => {
+    const i = list.findIndex((t) => t.terminalId === terminalId);
+    if (i >= 0) return i;
+    list.push({ terminalId, output: "", truncated: false, exit: null });
+    return list.length - 1;
+  };
+  if (chunk && chunk.data) {
+    const i = at(chunk.terminalId);
+    const t = list[i]!;
+    const { text, cut } = appendTail(t.output, chunk.data);
+    list[i] = { ...t, output: text, truncated: t.truncated || cut || chunk.truncated };
+  }
+  if (exit) {
+    const i = at(exit.terminalId);
+    list[i] = { ...list[i]!, exit: { exitCode: exit.exitCode, signal: exit.signal } };
+  }
+  return list;
 }
 
 function applyPlan(state: FoldState, u: Record<string, unknown>): FoldState {
@@ -456,7 +539,14 @@ function applyAcp(state: FoldState, u: Record<string, unknown>): FoldState {
     }
     case "available_commands_update": {
       const list = Array.isArray(u["availableCommands"]) ? (u["availableCommands"] as Record<string, unknown>[]) : [];
-      return { ...state, commands: list.filter((c) => typeof c?.["name"] === "string").map((c) => ({ name: String(c["name"]), description: String(c["description"] ?? "") })) };
+      const commands = list
+        .filter((c) => typeof c?.["name"] === "string" && c["name"])
+        .map((c): Command => {
+          const input = c["input"] && typeof c["input"] === "object" ? (c["input"] as Record<string, unknown>) : null;
+          const hint = str(input?.["hint"]);
+          return { name: String(c["name"]), description: str(c["description"]) ?? "", ...(hint ? { hint } : {}) };
+        });
+      return { ...state, commands };
     }
     case "session_info_update":
       return typeof u["title"] === "string" && u["title"] ? { ...state, title: u["title"] } : state;
@@ -501,6 +591,7 @@ function applyEvent(state: FoldState, e: SessionEvent, logged: boolean): FoldSta
         requestId: e.requestId,
         title,
         toolKind: str(e.toolCall["kind"]),
+        subject: permissionSubject(e.toolCall),
         options: e.options,
         resolved: null,
       });
@@ -533,7 +624,15 @@ function applyEvent(state: FoldState, e: SessionEvent, logged: boolean): FoldSta
         const [id, next] = localId(s, "end");
         s = pushRow(next, { kind: "turn_end", id, stopReason });
       }
-      return { ...s, status: e.state, turnActive, statusMessage: e.message ?? null, stopReason: stopReason ?? (turnActive ? null : s.stopReason) };
+      const authMethods = e.state === "error" && e.authMethods?.length ? e.authMethods : s.authMethods.length ? [] : s.authMethods;
+      return {
+        ...s,
+        status: e.state,
+        turnActive,
+        statusMessage: e.message ?? null,
+        stopReason: stopReason ?? (turnActive ? null : s.stopReason),
+        authMethods,
+      };
     }
     case "queue_state": {
       // Steer outcomes only matter while their entry is queued.

@@ -32,3 +32,8 @@ export const MAX_BATCH_EVENTS = 256;
  * so only a flooding peer gets here: its tunnel is closed (1013) and it resends after reconnecting.
  */
 export const MAX_TUNNEL_BACKLOG_BYTES = 8 * MAX_TUNNEL_FRAME_BYTES;
+/**
+ * A tool's terminal output kept per terminal (the tail; older output is cut): a long build log stays
+ * readable and a runaway `yes` cannot grow a viewer's memory or a compacted snapshot without bound.
+ */
+export const MAX_TERMINAL_OUTPUT_CHARS = 64 * 1024;

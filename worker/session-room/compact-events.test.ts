@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../shared/viewer-protocol";
+import { fold, initialSessionState, rowById } from "../../shared/fold";
+import { MAX_TERMINAL_OUTPUT_CHARS } from "../../shared/limits";
 import { compactEvents } from "./compact-events";
 
 const acp = (update: Record<string, unknown>): SessionEvent => ({ kind: "acp", update: update as any });
@@ -37,6 +39,47 @@ describe("compactEvents", () => {
     expect(out).toHaveLength(2);
     expect(out[0]!.event).toMatchObject({ update: { sessionUpdate: "tool_call", title: "Run", status: "completed" } });
     expect(out[1]!.event).toMatchObject({ update: { sessionUpdate: "_custom" } });
+  });
+
+  it("terminal output pieces in tool updates' _meta are concatenated, not replaced; the fold shows the same text", () => {
+    const delta = (data: string, extra: Record<string, unknown> = {}) =>
+      acp({ sessionUpdate: "tool_call_update", toolCallId: "t", _meta: { terminal_output_delta: { terminal_id: "t", data }, ...extra } });
+    const raw = [
+      { kind: "user_message", id: "u", blocks: [{ type: "text", text: "ls" }], author: { id: "a", name: "A" }, at: 1 } as SessionEvent,
+      acp({ sessionUpdate: "tool_call", toolCallId: "t", title: "ls", kind: "execute", status: "in_progress", content: [{ type: "terminal", terminalId: "t" }] }),
+      delta("a\n"),
+      delta("b\n"),
+      acp({ sessionUpdate: "tool_call_update", toolCallId: "t", status: "completed", _meta: { terminal_exit: { terminal_id: "t", exit_code: 0, signal: null } } }),
+    ].map((event, i) => ({ seq: i + 1, event }));
+    const out = compactEvents(raw);
+    expect(out).toHaveLength(2);
+    const live = raw.reduce((s, { seq, event }) => fold(s, { type: "event", seq, event }), initialSessionState());
+    const replayed = fold(initialSessionState(), { type: "snapshot", seq: 5, events: out.map((o) => o.event) });
+    expect(rowById(replayed, "tool:t")).toEqual(rowById(live, "tool:t"));
+    expect(rowById(replayed, "tool:t")).toMatchObject({ terminals: [{ output: "a\nb\n", exit: { exitCode: 0 } }] });
+  });
+
+  it("output of two terminals of one tool is not merged into one: the fold shows both", () => {
+    const out = (id: string, data: string) => acp({ sessionUpdate: "tool_call_update", toolCallId: "t", _meta: { terminal_output: { terminal_id: id, data } } });
+    const raw = [acp({ sessionUpdate: "tool_call", toolCallId: "t", title: "two", status: "in_progress" }), out("a", "1"), out("b", "2"), out("a", "3"), out("b", "4")].map(
+      (event, i) => ({ seq: i + 1, event }),
+    );
+    const live = raw.reduce((s, { seq, event }) => fold(s, { type: "event", seq, event }), initialSessionState());
+    const replayed = fold(initialSessionState(), { type: "snapshot", seq: 5, events: compactEvents(raw).map((o) => o.event) });
+    expect(rowById(replayed, "tool:t")).toEqual(rowById(live, "tool:t"));
+    expect(rowById(live, "tool:t")).toMatchObject({ terminals: [{ terminalId: "a", output: "13" }, { terminalId: "b", output: "24" }] });
+  });
+
+  it("a long terminal output compacts to the bounded tail and still reads as cut after the fold", () => {
+    const big = "x".repeat(1000) + "\n";
+    const raw: SessionEvent[] = [acp({ sessionUpdate: "tool_call", toolCallId: "t", title: "yes", status: "in_progress" })];
+    for (let i = 0; i < 100; i++) raw.push(acp({ sessionUpdate: "tool_call_update", toolCallId: "t", _meta: { terminal_output: { terminal_id: "t", data: big } } }));
+    const out = compactEvents(raw.map((event, i) => ({ seq: i + 1, event })));
+    expect(out).toHaveLength(1);
+    const s = fold(initialSessionState(), { type: "snapshot", seq: 101, events: out.map((o) => o.event) });
+    const row = rowById(s, "tool:t");
+    expect(row).toMatchObject({ terminals: [{ truncated: true }] });
+    expect(row?.kind === "tool" && row.terminals![0]!.output.length).toBeLessThanOrEqual(MAX_TERMINAL_OUTPUT_CHARS);
   });
 
   it("10k chunks compact to one row with the full text", () => {

@@ -3,6 +3,7 @@
  * chunks merged and tool-call updates folded into their tool call, so catch-up costs O(rows), not
  * O(tokens). Pure; the folded result renders the same transcript as the raw log.
  */
+import { canMergeToolMeta, mergeToolMeta } from "../../shared/terminal-output";
 import type { SessionEvent } from "../../shared/viewer-protocol";
 
 export type Seqd = { seq: number; event: SessionEvent };
@@ -63,10 +64,20 @@ export function compactEvents(events: Iterable<Seqd>): Seqd[] {
       closeRun();
       if (kind === "tool_call_update" && typeof e.update["toolCallId"] === "string") {
         const at = toolIndex.get(e.update["toolCallId"]);
-        if (at !== undefined) {
-          const base = out[at]!.event as AcpEvent;
+        const base = at === undefined ? undefined : (out[at]!.event as AcpEvent);
+        if (at !== undefined && base && !canMergeToolMeta(base.update["_meta"], e.update["_meta"])) {
+          // Output of another terminal of the same tool: kept as its own event; later updates merge into it.
+          out.push({ seq: item.seq, event: e });
+          toolIndex.set(e.update["toolCallId"], out.length - 1);
+          continue;
+        }
+        if (at !== undefined && base) {
           const merged: Record<string, unknown> = { ...base.update };
-          for (const [k, v] of Object.entries(e.update)) if (k !== "sessionUpdate" && v !== null && v !== undefined) merged[k] = v;
+          for (const [k, v] of Object.entries(e.update)) {
+            if (k === "sessionUpdate" || v === null || v === undefined) continue;
+            // Terminal output pieces in `_meta` add up (codex / pi stream a command's output that way).
+            merged[k] = k === "_meta" ? mergeToolMeta(merged[k], v) : v;
+          }
           out[at] = { seq: item.seq, event: { kind: "acp", update: merged as AcpEvent["update"] } };
           continue;
         }

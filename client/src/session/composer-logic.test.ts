@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ConfigState } from "../../../shared/viewer-protocol";
-import { blocksToDraft, composerButtons, draftBlocks, groupOptions, isSendKey, mergeDraft, selectorsFor } from "./composer-logic";
+import { blocksToDraft, composerButtons, draftBlocks, groupOptions, isSendKey, mergeDraft, optionsFor, selectorsFor } from "./composer-logic";
 import { chipLabel, moveTarget } from "./queue-logic";
 
 const base: ConfigState = { modes: null, models: null, configOptions: [], steering: false, images: true, queueDepth: 1, mergeQueued: false };
@@ -57,7 +57,7 @@ describe("composer logic", () => {
             { group: "openai", name: "OpenAI", options: [{ value: "gpt", name: "GPT" }] },
           ],
         },
-        { id: "think", name: "Thinking", category: "thought_level", type: "select", currentValue: "on", options: [{ value: "on", name: "On" }] },
+        { id: "think", name: "Thinking", category: "thought_level", type: "select", currentValue: "on", options: [{ value: "on", name: "On" }, { value: "off", name: "Off" }] },
         { id: "flag", name: "Flag", category: "other", type: "boolean", currentValue: true },
       ],
     });
@@ -91,7 +91,7 @@ describe("composer logic", () => {
     const withOption = selectorsFor({
       ...base,
       modes: { currentModeId: "plan", availableModes: [{ id: "default", name: "Default" }] },
-      configOptions: [{ id: "m", name: "Mode", category: "mode", type: "select", currentValue: "a", options: [{ value: "a", name: "A" }] }],
+      configOptions: [{ id: "m", name: "Mode", category: "mode", type: "select", currentValue: "a", options: [{ value: "a", name: "A" }, { value: "b", name: "B" }] }],
     });
     expect(withOption.map((s) => s.write)).toEqual([{ op: "config.set", configId: "m" }]);
   });
@@ -99,6 +99,54 @@ describe("composer logic", () => {
   it("selectors: nothing advertised → nothing; empty legacy lists → nothing", () => {
     expect(selectorsFor(null)).toEqual([]);
     expect(selectorsFor({ ...base, modes: { currentModeId: "x", availableModes: [] }, models: { currentModelId: "m", availableModels: [] } })).toEqual([]);
+  });
+});
+
+describe("config options by type", () => {
+  // Shapes as claude / codex / copilot / pi send them.
+  const real: ConfigState = {
+    ...base,
+    modes: { currentModeId: "off", availableModes: [{ id: "off", name: "Off" }] },
+    configOptions: [
+      { id: "model", name: "Model", category: "model", type: "select", currentValue: "default", options: [{ value: "default", name: "Default (recommended)", description: "Opus 4.7" }, { value: "haiku", name: "Haiku" }] },
+      { id: "mode", name: "Mode", category: "mode", type: "select", currentValue: "only", options: [{ value: "only", name: "Only one" }] },
+      { id: "fast", name: "Fast mode", description: "Faster output, same model", type: "boolean", currentValue: false },
+      {
+        id: "collaboration_mode", name: "Collaboration mode", type: "select", currentValue: "pair",
+        options: [{ group: "solo", name: "Solo", options: [{ value: "execute", name: "Execute" }] }, { group: "team", name: "Team", options: [{ value: "pair", name: "Pair programming" }] }],
+      },
+      { id: "allow_all", name: "Allow all tools", category: "permissions", type: "boolean", currentValue: true },
+      { id: "broken", type: "boolean" },
+      { id: "weird", name: "Weird", type: "slider", currentValue: 3 },
+    ],
+  };
+
+  it("a select with one option is hidden (pills and the options list); legacy modes with one mode too", () => {
+    expect(selectorsFor(real).map((s) => s.testId)).toEqual(["model-select"]);
+    expect(optionsFor(real).map((o) => o.id)).not.toContain("mode");
+  });
+
+  it("every other option, in the agent's order, by its type: selects (flat or grouped) and booleans", () => {
+    const opts = optionsFor(real);
+    expect(opts.map((o) => [o.id, o.kind])).toEqual([
+      ["model", "select"],
+      ["fast", "boolean"],
+      ["collaboration_mode", "select"],
+      ["allow_all", "boolean"],
+    ]);
+    expect(opts[0]).toMatchObject({ name: "Model", value: "default", valueName: "Default (recommended)", main: true });
+    expect(opts[1]).toMatchObject({ name: "Fast mode", description: "Faster output, same model", value: false, main: false });
+    expect(opts[2]).toMatchObject({ valueName: "Pair programming", main: false });
+    expect(opts[2]!.kind === "select" && opts[2]!.options.map((o) => [o.group, o.value])).toEqual([
+      ["Solo", "execute"],
+      ["Team", "pair"],
+    ]);
+    expect(opts[3]).toMatchObject({ kind: "boolean", value: true, write: { op: "config.set", configId: "allow_all" } });
+  });
+
+  it("nothing advertised → nothing", () => {
+    expect(optionsFor(null)).toEqual([]);
+    expect(optionsFor(base)).toEqual([]);
   });
 });
 

@@ -79,6 +79,9 @@ export type SelectSpec = {
   write: { op: "config.set"; configId: string } | { op: "mode.set" } | { op: "model.set" };
 };
 
+/** What a config write needs: a name for its "applies from the next turn" note, and how to write it. */
+export type ConfigWrite = Pick<SelectSpec, "label" | "write">;
+
 type RawOption = { id?: unknown; name?: unknown; description?: unknown; category?: unknown; type?: unknown; currentValue?: unknown; options?: unknown };
 
 function flatOptions(options: unknown, group: string | null = null): SelectOption[] {
@@ -113,15 +116,33 @@ function legacySelect(
   };
 }
 
+/** The config options shown as the Sender's pills, by category (the first of each). */
+const PILL_CATEGORIES = ["model", "mode", "thought_level"] as const;
+
+function pillOptions(options: RawOption[]): Map<string, RawOption> {
+  const out = new Map<string, RawOption>();
+  for (const cat of PILL_CATEGORIES) {
+    const o = options.find((x) => x.category === cat && x.type === "select" && typeof x.id === "string");
+    if (o) out.set(cat, o);
+  }
+  return out;
+}
+
 /**
  * Only the selectors the agent advertised: config options of category model / mode / thought_level;
- * the legacy `models` / `modes` fill in where no such option exists.
+ * the legacy `models` / `modes` fill in where no such option exists. A select with one option (nothing
+ * to choose: pi's mode "off") is not shown.
  */
 export function selectorsFor(config: ConfigState | null | undefined): SelectSpec[] {
+  return allSelectors(config).filter((s) => s.options.length > 1);
+}
+
+function allSelectors(config: ConfigState | null | undefined): SelectSpec[] {
   if (!config) return [];
   const out: SelectSpec[] = [];
   const options = (config.configOptions ?? []) as RawOption[];
-  const byCategory = (cat: string) => options.find((o) => o.category === cat && o.type === "select" && typeof o.id === "string");
+  const pills = pillOptions(options);
+  const byCategory = (cat: (typeof PILL_CATEGORIES)[number]) => pills.get(cat);
   const fromOption = (o: RawOption, testId: SelectSpec["testId"], label: string): SelectSpec => {
     const value = String(o.currentValue ?? "");
     return {
@@ -160,6 +181,53 @@ export function groupOptions(options: SelectOption[]): { group: string | null; o
     const last = out[out.length - 1];
     if (last && last.group === o.group) last.options.push(o);
     else out.push({ group: o.group, options: [o] });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- every config option, by type
+
+type OptionWrite = { op: "config.set"; configId: string };
+type OptionBase = {
+  id: string;
+  /** The agent's full name for the option. */
+  name: string;
+  description: string;
+  /** Also shown as one of the Sender's pills (model / mode / effort). */
+  main: boolean;
+  write: OptionWrite;
+};
+export type OptionSpec =
+  | (OptionBase & { kind: "select"; value: string; valueName: string; options: SelectOption[] })
+  | (OptionBase & { kind: "boolean"; value: boolean });
+
+/**
+ * Every ACP config option the agent advertised that can be set, in its order, rendered by its type:
+ * `select` (flat or grouped options; hidden with a single option) and `boolean` (a toggle). Other
+ * types are left out until the client knows them.
+ */
+export function optionsFor(config: ConfigState | null | undefined): OptionSpec[] {
+  if (!config) return [];
+  const raw = (config.configOptions ?? []) as (RawOption & Record<string, unknown>)[];
+  const pills = new Set([...pillOptions(raw).values()]);
+  const out: OptionSpec[] = [];
+  for (const o of raw) {
+    if (typeof o.id !== "string" || !o.id) continue;
+    const base: OptionBase = {
+      id: o.id,
+      name: typeof o.name === "string" && o.name ? o.name : o.id,
+      description: typeof o.description === "string" ? o.description : "",
+      main: pills.has(o),
+      write: { op: "config.set", configId: o.id },
+    };
+    if (o.type === "boolean") {
+      if (typeof o.currentValue === "boolean") out.push({ ...base, main: false, kind: "boolean", value: o.currentValue });
+    } else if (o.type === "select") {
+      const value = typeof o.currentValue === "string" ? o.currentValue : "";
+      const options = withCurrent(flatOptions(o.options), value);
+      if (options.length < 2) continue;
+      out.push({ ...base, kind: "select", value, valueName: options.find((x) => x.value === value)?.name ?? value, options });
+    }
   }
   return out;
 }

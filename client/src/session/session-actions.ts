@@ -5,7 +5,7 @@
 import type { ElicitationAction, ElicitationContent, QueueEntry, QueueOpAck, SendAck } from "../../../shared/viewer-protocol";
 import type { OpInput, OpReply } from "../connection/op-client";
 import { sentence } from "../lib/format";
-import { blocksToDraft, type Draft, draftBlocks, EMPTY_DRAFT, mergeDraft, type SelectSpec } from "./composer-logic";
+import { blocksToDraft, type Draft, draftBlocks, EMPTY_DRAFT, mergeDraft, type ConfigWrite } from "./composer-logic";
 import { editedBlocks, requeueId } from "./queue-logic";
 
 export type Notify = (text: string, kind?: "info" | "error") => void;
@@ -173,14 +173,14 @@ export function makeSessionActions(deps: SessionActionDeps) {
     /** "Restore to draft" for the entries a Stop dropped. */
     restore: restoreDraft,
 
-    async setConfig(spec: SelectSpec, value: string): Promise<OpReply> {
+    async setConfig(spec: ConfigWrite, value: string | boolean): Promise<OpReply> {
       const w = spec.write;
       const input: OpInput =
         w.op === "config.set"
           ? { op: "config.set", configId: w.configId, value }
           : w.op === "mode.set"
-            ? { op: "mode.set", modeId: value }
-            : { op: "model.set", modelId: value };
+            ? { op: "mode.set", modeId: String(value) }
+            : { op: "model.set", modelId: String(value) };
       const reply = await op(input);
       if (reply.type === "ack" && reply.result["appliesNextTurn"]) deps.notify(`${spec.label} applies from the next turn`);
       return reply;

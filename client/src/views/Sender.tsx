@@ -2,21 +2,27 @@ import ArrowUp from "lucide-solid/icons/arrow-up";
 import ChevronDown from "lucide-solid/icons/chevron-down";
 import Clock from "lucide-solid/icons/clock";
 import Paperclip from "lucide-solid/icons/paperclip";
+import Settings2 from "lucide-solid/icons/settings-2";
 import Square from "lucide-solid/icons/square";
 import X from "lucide-solid/icons/x";
-import { createEffect, For, on, onMount, Show } from "solid-js";
+import { createEffect, createMemo, createSignal, createUniqueId, For, on, onMount, Show } from "solid-js";
+import type { Command } from "../../../shared/fold";
 import type { ConfigState } from "../../../shared/viewer-protocol";
+import { createDismiss } from "../lib/create-dismiss";
 import {
   APPLIES_NEXT_TURN,
   attachmentLabel,
   composerButtons,
+  type ConfigWrite,
   type Draft,
   groupOptions,
   isDraftEmpty,
   isSendKey,
-  type SelectSpec,
+  optionsFor,
+  type SelectOption,
   selectorsFor,
 } from "../session/composer-logic";
+import { applyCommand, commandName, filterCommands, moveActive, slashQuery } from "../session/slash-logic";
 
 type Props = {
   draft: Draft;
@@ -26,7 +32,10 @@ type Props = {
   config: ConfigState | null;
   onSend: () => void;
   onStop: () => void;
-  onSelect: (spec: SelectSpec, value: string) => void;
+  /** A config write: a pill, or an option of the options sheet (booleans write a boolean). */
+  onSelect: (spec: ConfigWrite, value: string | boolean) => void;
+  /** The agent's slash commands (`available_commands_update`): "/" at the start opens a picker. */
+  commands?: readonly Command[];
   /** Why sending is impossible right now (shown as the placeholder), if it is. */
   placeholder?: string;
   /** Receives a function that focuses the textarea (after a take-back, for instance). */
@@ -56,6 +65,59 @@ export function Sender(props: Props) {
       input.setSelectionRange(end, end);
     });
   });
+
+  // ---- slash-command picker
+  const listId = createUniqueId();
+  const [caret, setCaret] = createSignal(0);
+  /** The draft text Esc closed the picker at: it stays closed until the text changes. */
+  const [dismissedAt, setDismissedAt] = createSignal<string | null>(null);
+  const [active, setActive] = createSignal(0);
+  const hasCommands = () => (props.commands?.length ?? 0) > 0;
+  const query = () => slashQuery(props.draft.text, caret());
+  const matches = createMemo(() => {
+    const q = query();
+    return q === null || !props.commands ? [] : filterCommands(props.commands, q);
+  });
+  const pickerOpen = () => props.canAct && matches().length > 0 && dismissedAt() !== props.draft.text;
+  createEffect(on(query, () => setActive(0)));
+  const optionId = (i: number) => `${listId}-${i}`;
+  const trackCaret = () => input && setCaret(input.selectionStart ?? input.value.length);
+  const pick = (c: Command) => {
+    const next = applyCommand(props.draft.text, c);
+    setCaret(next.selection[1]);
+    props.onDraft({ ...props.draft, text: next.text });
+    queueMicrotask(() => {
+      input.focus();
+      input.setSelectionRange(next.selection[0], next.selection[1]);
+      setCaret(next.selection[1]);
+      grow();
+    });
+  };
+  /** Picker keys; true when the key was the picker's. */
+  const pickerKey = (e: KeyboardEvent): boolean => {
+    if (!pickerOpen()) return false;
+    const n = matches().length;
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      setActive((i) => moveActive(i, e.key === "ArrowDown" ? 1 : -1, n));
+      document.getElementById(optionId(active()))?.scrollIntoView?.({ block: "nearest" });
+    } else if ((e.key === "Enter" && !e.shiftKey) || e.key === "Tab") {
+      if (composing || e.isComposing) return false;
+      const c = matches()[active()];
+      if (!c) return false;
+      pick(c);
+    } else if (e.key === "Escape") {
+      setDismissedAt(props.draft.text);
+    } else return false;
+    e.preventDefault();
+    return true;
+  };
+
+  // ---- config options sheet
+  const [optionsOpen, setOptionsOpen] = createSignal(false);
+  let optionsRoot: HTMLDivElement | undefined;
+  createDismiss({ isOpen: optionsOpen, close: () => setOptionsOpen(false), inside: (t) => !!optionsRoot?.contains(t) });
+  const options = () => optionsFor(props.config);
+  const hasExtraOptions = () => options().some((o) => !o.main);
 
   const hasDraft = () => !isDraftEmpty(props.draft);
   const buttons = () => composerButtons({ turnActive: props.turnActive, hasDraft: hasDraft(), canAct: props.canAct });
@@ -88,17 +150,48 @@ export function Sender(props: Props) {
           </For>
         </div>
       </Show>
+      <Show when={pickerOpen()}>
+        <ul class="slash-list" id={listId} role="listbox" aria-label="Commands" data-testid="slash-list">
+          <For each={matches()}>
+            {(c, i) => (
+              <li
+                id={optionId(i())}
+                role="option"
+                class="slash-option"
+                aria-selected={i() === active()}
+                // Keep the focus (and a phone's keyboard) in the textarea.
+                onPointerDown={(e) => e.preventDefault()}
+                onClick={() => pick(c)}
+              >
+                <span class="cmd-name">/{commandName(c)}</span>
+                <span class="cmd-desc">{c.description}</span>
+              </li>
+            )}
+          </For>
+        </ul>
+      </Show>
       <textarea
         ref={input}
         data-testid="composer-input"
         class="composer-input"
         aria-label="Message"
+        role={hasCommands() ? "combobox" : undefined}
+        aria-multiline={hasCommands() ? "true" : undefined}
+        aria-autocomplete={hasCommands() ? "list" : undefined}
+        aria-expanded={hasCommands() ? pickerOpen() : undefined}
+        aria-controls={pickerOpen() ? listId : undefined}
+        aria-activedescendant={pickerOpen() ? optionId(active()) : undefined}
+        onKeyUp={trackCaret}
+        onClick={trackCaret}
+        onBlur={() => setDismissedAt(props.draft.text)}
+        onFocus={() => setDismissedAt(null)}
         rows={1}
         placeholder={placeholder()}
         disabled={!props.canAct}
         value={props.draft.text}
         enterkeyhint={props.turnActive ? "enter" : "send"}
         onInput={(e) => {
+          setCaret(e.currentTarget.selectionStart ?? e.currentTarget.value.length);
           props.onDraft({ ...props.draft, text: e.currentTarget.value });
           grow();
         }}
@@ -108,6 +201,7 @@ export function Sender(props: Props) {
           composedAt = Date.now();
         }}
         onKeyDown={(e) => {
+          if (pickerKey(e)) return;
           if (!isSendKey(e)) return;
           // Safari fires the IME's confirming Enter just after compositionend.
           if (composing || Date.now() - composedAt < 50) return;
@@ -120,7 +214,10 @@ export function Sender(props: Props) {
           <For each={selectors()}>
             {(spec) => (
               <label class="select-pill" title={props.turnActive ? APPLIES_NEXT_TURN : spec.description}>
-                <span class="sr-only">{spec.label}</span>
+                {/* The current value in full; the native select lies over it (its own width is its longest option's). */}
+                <span class="pill-value" aria-hidden="true">
+                  {spec.options.find((o) => o.value === spec.value)?.name ?? spec.value}
+                </span>
                 <select
                   data-testid={spec.testId}
                   aria-label={spec.label}
@@ -129,23 +226,84 @@ export function Sender(props: Props) {
                   value={spec.value}
                   onChange={(e) => props.onSelect(spec, e.currentTarget.value)}
                 >
-                  <For each={groupOptions(spec.options)}>
-                    {(g) =>
-                      g.group ? (
-                        <optgroup label={g.group}>
-                          <For each={g.options}>{(o) => <option value={o.value} selected={o.value === spec.value}>{o.name}</option>}</For>
-                        </optgroup>
-                      ) : (
-                        <For each={g.options}>{(o) => <option value={o.value} selected={o.value === spec.value}>{o.name}</option>}</For>
-                      )
-                    }
-                  </For>
+                  <OptionList options={spec.options} value={spec.value} />
                 </select>
                 <ChevronDown size={14} class="select-chev" aria-hidden="true" />
               </label>
             )}
           </For>
         </div>
+        {/* With options beyond the pills: always. Otherwise on phones only, where the sheet is the place the pills' full labels read best. */}
+        <Show when={options().length > 0}>
+          <div class="options" classList={{ "narrow-flex": !hasExtraOptions() }} ref={optionsRoot} data-extra={hasExtraOptions()}>
+            <button
+              class="icon-btn options-btn"
+              aria-label="More options"
+              aria-expanded={optionsOpen()}
+              aria-haspopup="dialog"
+              title="Agent options"
+              data-testid="options-button"
+              onClick={() => setOptionsOpen((o) => !o)}
+            >
+              <Settings2 size={18} aria-hidden="true" />
+            </button>
+            <Show when={optionsOpen()}>
+              <div class="options-sheet" role="dialog" aria-label="Agent options" data-testid="options-sheet">
+                <div class="options-head">
+                  <span class="settings-title">Agent options</span>
+                  <Show when={props.turnActive}>
+                    <span class="options-note">A turn is running: a change applies from the next turn</span>
+                  </Show>
+                </div>
+                <For each={options()}>
+                  {(o) => {
+                    const nameId = createUniqueId();
+                    return (
+                      <div class="option-row" data-testid={`option-${o.id}`}>
+                        <span class="option-text">
+                          <span class="settings-name" id={nameId}>
+                            {o.name}
+                          </span>
+                          <Show when={o.description}>
+                            <span class="settings-help">{o.description}</span>
+                          </Show>
+                        </span>
+                        {o.kind === "boolean" ? (
+                          <input
+                            type="checkbox"
+                            role="switch"
+                            class="switch"
+                            aria-labelledby={nameId}
+                            checked={o.value}
+                            disabled={!props.canAct}
+                            title={props.turnActive ? APPLIES_NEXT_TURN : undefined}
+                            onChange={(e) => props.onSelect({ label: o.name, write: o.write }, e.currentTarget.checked)}
+                          />
+                        ) : (
+                          <label class="option-value">
+                            {/* The full current value (wrapping); the native select lies over it. */}
+                            <span aria-hidden="true">{o.valueName}</span>
+                            <ChevronDown size={14} class="select-chev" aria-hidden="true" />
+                            <select
+                              class="option-select"
+                              aria-labelledby={nameId}
+                              disabled={!props.canAct}
+                              title={props.turnActive ? APPLIES_NEXT_TURN : undefined}
+                              value={o.value}
+                              onChange={(e) => props.onSelect({ label: o.name, write: o.write }, e.currentTarget.value)}
+                            >
+                              <OptionList options={o.options} value={o.value} />
+                            </select>
+                          </label>
+                        )}
+                      </div>
+                    );
+                  }}
+                </For>
+              </div>
+            </Show>
+          </div>
+        </Show>
         <div class="actions">
           <Show when={buttons().stop}>
             <button class="btn btn-stop" data-testid="stop-button" aria-label="Stop" title="Stop the turn (queued messages are dropped)" onClick={() => props.onStop()}>
@@ -170,5 +328,22 @@ export function Sender(props: Props) {
         </div>
       </div>
     </div>
+  );
+}
+
+/** <option>s of a select, grouped into <optgroup>s where the agent grouped them. */
+function OptionList(props: { options: SelectOption[]; value: string }) {
+  return (
+    <For each={groupOptions(props.options)}>
+      {(g) =>
+        g.group ? (
+          <optgroup label={g.group}>
+            <For each={g.options}>{(o) => <option value={o.value} selected={o.value === props.value}>{o.name}</option>}</For>
+          </optgroup>
+        ) : (
+          <For each={g.options}>{(o) => <option value={o.value} selected={o.value === props.value}>{o.name}</option>}</For>
+        )
+      }
+    </For>
   );
 }

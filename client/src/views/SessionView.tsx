@@ -11,6 +11,7 @@ import { createDraft } from "../session/create-draft";
 import { createFollow } from "../session/create-follow";
 import { createSessionStore } from "../session/create-session-store";
 import { errorText, makeSessionActions, QUEUED_TOAST } from "../session/session-actions";
+import { AuthHelp } from "./AuthHelp";
 import { DroppedOffer } from "./DroppedOffer";
 import { MembersPanel } from "./MembersPanel";
 import { QueueChips } from "./QueueChips";
@@ -60,6 +61,7 @@ function Session(props: { id: string }) {
     const i = info();
     return !!i && "error" in i;
   };
+  const needsLogin = () => state.status === "error" && state.authMethods.length > 0;
   const canAct = () => state.viewer !== null && state.viewer.role !== "viewer";
   const [scroller, setScroller] = createSignal<HTMLElement>();
   const [content, setContent] = createSignal<HTMLElement>();
@@ -162,12 +164,18 @@ function Session(props: { id: string }) {
             working={state.turnActive && state.status === "active"}
             loading={!state.ready && !notFound()}
             following={follow.following()}
+            empty={needsLogin() ? "The agent could not start: it needs a login first (below)." : undefined}
             onPermission={(requestId, optionId) => void actions.respond(requestId, optionId)}
             onElicitation={async (requestId, action, content) => {
               const reply = await actions.respondElicitation(requestId, action, content);
               return reply.type === "error" ? errorText(reply) : null;
             }}
           />
+          <Show when={needsLogin()}>
+            <div class="auth-help-wrap">
+              <AuthHelp agent={session()?.agentLabel ?? null} machine={session()?.machineName ?? null} methods={state.authMethods} />
+            </div>
+          </Show>
         </div>
       </main>
 
@@ -211,6 +219,7 @@ function Session(props: { id: string }) {
           turnActive={state.turnActive}
           canAct={canAct()}
           config={state.config}
+          commands={state.commands}
           placeholder={placeholder()}
           focusRef={(f) => (focusComposer = f)}
           onSend={() => {

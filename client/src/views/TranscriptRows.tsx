@@ -17,10 +17,11 @@ import ShieldAlert from "lucide-solid/icons/shield-alert";
 import Terminal from "lucide-solid/icons/terminal";
 import Trash2 from "lucide-solid/icons/trash";
 import Wrench from "lucide-solid/icons/wrench";
-import { createMemo, createSignal, For, Match, Show, Switch } from "solid-js";
+import { createEffect, createMemo, createSignal, For, Match, on, Show, Switch } from "solid-js";
 import { Dynamic } from "solid-js/web";
-import type { AgentRow, PermissionRow, PlanRow, ThoughtRow, ToolContent, ToolRow, UserRow } from "../../../shared/fold";
+import type { AgentRow, PermissionRow, PlanRow, TerminalOutput, ThoughtRow, ToolContent, ToolRow, UserRow } from "../../../shared/fold";
 import { createMarkdown } from "../lib/create-markdown";
+import { isMarkdownOutput, terminalRuns } from "../lib/terminal-text";
 import { lineDiff, trimContext } from "../lib/diff";
 import { clockTime } from "../lib/format";
 import { type Attachment, attachmentLabel } from "../session/composer-logic";
@@ -159,10 +160,86 @@ function StatusIcon(props: { status: string }) {
   );
 }
 
-function ToolBody(props: { item: ToolContent }) {
+/** Text output: markdown when the agent wrote it as such (a fenced block), verbatim otherwise. */
+function TextOutput(props: { text: string; streaming: boolean }) {
+  return (
+    <Show when={isMarkdownOutput(props.text)} fallback={<pre class="tool-output">{props.text}</pre>}>
+      {(_) => {
+        const html = createMarkdown(
+          () => props.text,
+          () => props.streaming,
+        );
+        return <div class="tool-md md" innerHTML={html()} />;
+      }}
+    </Show>
+  );
+}
+
+function exitText(exit: NonNullable<TerminalOutput["exit"]>): string {
+  if (exit.signal) return `killed by ${exit.signal}`;
+  return exit.exitCode === null ? "exited" : `exit ${exit.exitCode}`;
+}
+
+/** A terminal's output: ANSI colours as styled text runs (text nodes only), kept scrolled to the newest line. */
+export function TerminalView(props: { terminal: TerminalOutput | undefined; terminalId: string }) {
+  let box: HTMLPreElement | undefined;
+  let stick = true;
+  const runs = createMemo(() => terminalRuns(props.terminal?.output ?? ""));
+  createEffect(
+    on(runs, () => {
+      if (box && stick) box.scrollTop = box.scrollHeight;
+    }),
+  );
+  return (
+    <div class="terminal">
+      <Show when={props.terminal?.truncated}>
+        <div class="terminal-cut" data-testid="terminal-cut">
+          Earlier output cut — showing the end
+        </div>
+      </Show>
+      <pre
+        class="terminal-output"
+        data-testid="terminal-output"
+        aria-label={`Output of terminal ${props.terminalId}`}
+        tabIndex={0}
+        ref={box}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          stick = el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
+        }}
+      >
+        <For each={runs()}>
+          {(r) => (
+            <span
+              style={{
+                color: r.fg ?? undefined,
+                "background-color": r.bg ?? undefined,
+                "font-weight": r.bold ? "700" : undefined,
+                opacity: r.dim ? "0.7" : undefined,
+                "font-style": r.italic ? "italic" : undefined,
+                "text-decoration": r.underline ? "underline" : undefined,
+              }}
+            >
+              {r.text}
+            </span>
+          )}
+        </For>
+      </pre>
+      <Show when={props.terminal?.exit}>
+        {(exit) => (
+          <div class="terminal-exit" classList={{ failed: exit().exitCode !== 0 }} data-testid="terminal-exit">
+            {exitText(exit())}
+          </div>
+        )}
+      </Show>
+    </div>
+  );
+}
+
+function ToolBody(props: { item: ToolContent; terminals: TerminalOutput[]; streaming: boolean }) {
   return (
     <Switch>
-      <Match when={props.item.type === "text" && props.item}>{(c) => <pre class="tool-output">{c().text}</pre>}</Match>
+      <Match when={props.item.type === "text" && props.item}>{(c) => <TextOutput text={c().text} streaming={props.streaming} />}</Match>
       <Match when={props.item.type === "diff" && props.item}>
         {(d) => {
           const lines = createMemo(() => trimContext(lineDiff(d().oldText, d().newText)));
@@ -186,19 +263,31 @@ function ToolBody(props: { item: ToolContent }) {
           );
         }}
       </Match>
-      <Match when={props.item.type === "terminal" && props.item}>{(t) => <div class="tool-terminal">Terminal {t().terminalId}</div>}</Match>
+      <Match when={props.item.type === "terminal" && props.item}>
+        {(t) => <TerminalView terminalId={t().terminalId} terminal={props.terminals.find((x) => x.terminalId === t().terminalId)} />}
+      </Match>
     </Switch>
   );
 }
 
+/** Lines a tool body shows collapsed-by-default above (the transcript stays scannable). */
+const OPEN_MAX_LINES = 12;
+
 export function ToolCall(props: { row: ToolRow }) {
   const [toggled, setToggled] = createSignal<boolean | null>(null);
   const status = () => toolStatus(props.row);
-  const lineCount = () => props.row.content.reduce((n, c) => n + (c.type === "text" ? c.text.split("\n").length : c.type === "diff" ? 8 : 1), 0);
-  const open = () => toggled() ?? (props.row.content.length > 0 && (status().key === "failed" || lineCount() <= 12));
+  const terminals = () => props.row.terminals ?? [];
+  /** Terminals with output that no content item names (shown after the content). */
+  const unnamed = () => terminals().filter((t) => !props.row.content.some((c) => c.type === "terminal" && c.terminalId === t.terminalId));
+  const hasBody = () => props.row.content.length > 0 || unnamed().length > 0;
+  const lineCount = () =>
+    props.row.content.reduce((n, c) => n + (c.type === "text" ? c.text.split("\n").length : c.type === "diff" ? 8 : 1), 0) +
+    terminals().reduce((n, t) => n + t.output.split("\n").length, 0);
+  const running = () => props.row.live && status().key === "in_progress" && terminals().length > 0;
+  const open = () => toggled() ?? (hasBody() && (status().key === "failed" || running() || lineCount() <= OPEN_MAX_LINES));
   return (
     <div class={`row row-tool tool-${status().key}`} classList={{ open: open() }} data-testid="row-tool" data-status={status().key}>
-      <button class="tool-head" aria-expanded={open()} onClick={() => setToggled(!open())} disabled={props.row.content.length === 0}>
+      <button class="tool-head" aria-expanded={open()} onClick={() => setToggled(!open())} disabled={!hasBody()}>
         <span class="tool-icon" aria-hidden="true">
           <Dynamic component={TOOL_ICON[props.row.toolKind] ?? Wrench} size={16} />
         </span>
@@ -218,9 +307,10 @@ export function ToolCall(props: { row: ToolRow }) {
           <span>{status().label}</span>
         </span>
       </button>
-      <Show when={open() && props.row.content.length}>
+      <Show when={open() && hasBody()}>
         <div class="tool-body">
-          <For each={props.row.content}>{(item) => <ToolBody item={item} />}</For>
+          <For each={props.row.content}>{(item) => <ToolBody item={item} terminals={terminals()} streaming={props.row.live} />}</For>
+          <For each={unnamed()}>{(t) => <TerminalView terminalId={t.terminalId} terminal={t} />}</For>
         </div>
       </Show>
     </div>
@@ -271,6 +361,11 @@ export function PermissionCard(props: { row: PermissionRow; canAct: boolean; onR
     const name = props.row.options.find((o) => o.optionId === r.optionId)?.name ?? r.optionId ?? "Answered";
     return r.by ? `${name} — ${r.by.name}` : name;
   };
+  /** The content worth showing on the card (a terminal id alone says nothing before it runs). */
+  const subjectContent = () => props.row.subject.content.filter((c) => c.type !== "terminal");
+  /** claude titles a command with the command itself: shown once. */
+  const titleRepeatsCommand = () => props.row.title.replace(/`/g, "").trim() === props.row.subject.command?.trim();
+  const hasSubject = () => !!props.row.subject.command || props.row.subject.paths.length > 0 || subjectContent().length > 0;
   const allowed = () => {
     const r = props.row.resolved;
     return r?.outcome === "selected" && (props.row.options.find((o) => o.optionId === r.optionId)?.kind ?? "").startsWith("allow");
@@ -281,9 +376,33 @@ export function PermissionCard(props: { row: PermissionRow; canAct: boolean; onR
         <ShieldAlert size={15} aria-hidden="true" />
         <span>{props.row.resolved ? "Permission" : "Permission needed"}</span>
       </div>
-      <div class="perm-title">
-        <InlineCode text={props.row.title} />
-      </div>
+      <Show when={props.row.subject.command}>
+        {(cmd) => (
+          <pre class="perm-command" data-testid="permission-command" aria-label="Command">
+            <span class="perm-prompt" aria-hidden="true">
+              ${" "}
+            </span>
+            {cmd()}
+          </pre>
+        )}
+      </Show>
+      <For each={props.row.subject.paths}>
+        {(p) => (
+          <div class="perm-path" data-testid="permission-path">
+            {p}
+          </div>
+        )}
+      </For>
+      <Show when={subjectContent().length}>
+        <div class="perm-content">
+          <For each={subjectContent()}>{(item) => <ToolBody item={item} terminals={[]} streaming={false} />}</For>
+        </div>
+      </Show>
+      <Show when={!titleRepeatsCommand()}>
+        <div class="perm-title" classList={{ secondary: hasSubject() }}>
+          <InlineCode text={props.row.title} />
+        </div>
+      </Show>
       <Show
         when={props.row.resolved}
         fallback={
