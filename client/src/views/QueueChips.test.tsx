@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor } from "@solidjs/testing-library";
 import { createSignal } from "solid-js";
 import { describe, expect, it, vi } from "vitest";
-import type { QueueEntry } from "../../../shared/viewer-protocol";
+import type { AckOf, ClientOpName, QueueEntry } from "../../../shared/viewer-protocol";
 import type { OpInput, OpReply } from "../connection/op-client";
 import { type Draft, EMPTY_DRAFT } from "../session/composer-logic";
 import { makeSessionActions } from "../session/session-actions";
@@ -392,7 +392,7 @@ describe("session actions: edit, retry, re-queue", () => {
     });
     return { actions, sent, notify, draft };
   }
-  const ack = (op: string, result: Record<string, unknown>): OpReply => ({ type: "ack", rid: "r", op, result });
+  const ack = <K extends ClientOpName>(op: K, result: AckOf<K>): OpReply => ({ type: "ack", rid: "r", op, result }) as OpReply;
 
   it("edit sends queue.edit with the new text (attachments kept) and leaves the draft alone", async () => {
     const image = { type: "image" as const, mimeType: "image/png", data: "AA" };
