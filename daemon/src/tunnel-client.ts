@@ -15,7 +15,7 @@ import {
   type DaemonEvent,
   type DaemonFrame,
 } from "../../shared/tunnel-protocol";
-import { assertNever } from "../../shared/blocks";
+import { assertNever } from "../../shared/assert-never";
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from "./backoff";
 import { fitEvent } from "./frame-fit";
 import { MAX_FRAMES_IN_FLIGHT, makeSendWindow } from "./send-window";

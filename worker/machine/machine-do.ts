@@ -16,23 +16,24 @@
  * - A new daemon epoch (process restart) drops what targeted the old process and tells every room.
  */
 import { DurableObject } from "cloudflare:workers";
-import { assertNever } from "../../shared/blocks";
+import { assertNever } from "../../shared/assert-never";
 import { DEFAULT_MACHINE_BUDGET, MAX_TUNNEL_BACKLOG_BYTES, MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
 import {
   type DaemonEvent,
   DaemonFrame,
   type MachineCommand,
   type MachineFrame,
+  TUNNEL_CLOSE_REVOKED,
 } from "../../shared/tunnel-protocol";
 import { ErrorCode } from "../../shared/viewer-protocol";
+import { setMachineHello, setMachineOnline } from "../directory";
 import { type Env, roomStub } from "../env";
+import { MACHINE_ID_HEADER } from "../headers";
 import type { DispatchOptions, DispatchResult, MachineStatus } from "./dispatch-result";
+import type { MachineRpc } from "./machine-rpc";
 import { MachineStore } from "./machine-store";
 
-export const MACHINE_ID_HEADER = "x-baton-machine-id";
 const TUNNEL_TAG = "tunnel";
-/** Close code telling a daemon its token was revoked (it should not retry quickly). */
-export const CLOSE_REVOKED = 4401;
 const CLOSE_REPLACED = 4000;
 /** Events between durable `lastSeenUp` writes (a resend hint after a restart; rooms drop what they have). */
 const LAST_SEEN_PERSIST_EVERY = 1024;
@@ -49,7 +50,7 @@ type CallError = { remote?: boolean; retryable?: boolean; overloaded?: boolean; 
 
 type Hello = Extract<DaemonFrame, { type: "hello" }>;
 
-export class Machine extends DurableObject<Env> {
+export class Machine extends DurableObject<Env> implements MachineRpc {
   private readonly store: MachineStore;
   /** Frames received but not yet handed to rooms, in order. */
   private pending: { n: number; event: DaemonEvent }[] = [];
@@ -330,11 +331,11 @@ export class Machine extends DurableObject<Env> {
     this.store.set("budget", budget);
   }
 
-  /** Token revoked: close the tunnel now; the daemon sees CLOSE_REVOKED. */
+  /** Token revoked: close the tunnel now; the daemon sees TUNNEL_CLOSE_REVOKED. */
   async disconnect(reason: string): Promise<void> {
     for (const ws of this.ctx.getWebSockets(TUNNEL_TAG)) {
       try {
-        ws.close(CLOSE_REVOKED, reason.slice(0, 100));
+        ws.close(TUNNEL_CLOSE_REVOKED, reason.slice(0, 100));
       } catch {
         /* gone */
       }
@@ -378,11 +379,7 @@ export class Machine extends DurableObject<Env> {
     const id = this.store.get<string>("machine_id");
     if (!id) return;
     const now = Date.now();
-    const stmt = hello
-      ? this.env.DB.prepare(
-          "UPDATE machines SET online = 1, last_seen_at = ?, hostname = ?, agents_json = ?, roots_json = ? WHERE id = ?",
-        ).bind(now, hello.hostname, JSON.stringify(hello.agents), JSON.stringify(hello.roots), id)
-      : this.env.DB.prepare("UPDATE machines SET online = ?, last_seen_at = ? WHERE id = ?").bind(online ? 1 : 0, now, id);
-    await stmt.run().catch((err: unknown) => console.error("directory update failed", err));
+    const write = hello ? setMachineHello(this.env.DB, id, hello, now) : setMachineOnline(this.env.DB, id, online, now);
+    await write.catch((err: unknown) => console.error("directory update failed", err));
   }
 }
