@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import WebSocket from "ws";
 import { MAX_BATCH_EVENTS, MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
-import { makeInbox, makeOutbox } from "../../shared/reliable-outbox";
+import { makeInbox, makeOutbox } from "./reliable-outbox";
 import {
   MachineCommand,
   MachineFrame,
