@@ -194,13 +194,7 @@ function Session(props: { id: string }) {
           queueDepth={state.config?.queueDepth ?? 1}
           steer={state.steer}
           viewerId={state.viewer?.id}
-          onCancel={(id) => void actions.cancel(id)}
-          onTakeBack={(id) => void takeBack(id)}
-          onSteer={(id) => void actions.steer(id)}
-          onMove={(id, before) => actions.move(id, before)}
-          onEdit={(entry, text) => actions.edit(entry, text)}
-          onEditLost={(entry, text) => actions.editLost(entry, text)}
-          onRetry={(id) => void actions.retry(id)}
+          actions={{ ...actions, takeBack }}
         />
         <Sender
           draft={draft()}
