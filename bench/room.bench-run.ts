@@ -306,7 +306,7 @@ it("memory and idle: heap after a 10k-event session; an idle room holds no timer
   const live = await inspector?.heapAfterGc();
   const stub = env.SESSION_ROOM.get(env.SESSION_ROOM.idFromName(p.sessionId));
   const held = await runInDurableObject(stub, async (instance: SessionRoom, state) => {
-    const room = instance as unknown as { outgoing: unknown; inflight: unknown; sendsInFlight: Map<string, unknown> };
+    const room = (instance as unknown as { core: { outgoing: unknown; inflight: unknown; sendsInFlight: Map<string, unknown> } }).core;
     return {
       sockets: state.getWebSockets().length,
       alarm: await state.storage.getAlarm(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { assertNever } from "./assert-never";
 import { MAX_PROMPT_BLOCKS, MAX_PROMPT_BYTES } from "./limits";
 
 /** Prompt blocks a viewer may send: a subset of ACP ContentBlock. */
@@ -82,8 +83,4 @@ export function mergePrompts(prompts: readonly (readonly PromptBlock[])[]): Prom
     else merged.push(b);
   }
   return merged;
-}
-
-export function assertNever(x: never): never {
-  throw new Error(`unexpected variant: ${JSON.stringify(x)}`);
 }

@@ -13,7 +13,8 @@
  * - Unknown ACP update kinds are ignored; `user_message_chunk` too (the agent replaying its history
  *   on load would duplicate the echoes).
  */
-import { assertNever, type PromptBlock } from "./blocks";
+import { assertNever } from "./assert-never";
+import type { PromptBlock } from "./blocks";
 import { appendTail, terminalChunk, terminalExit } from "./terminal-output";
 import type {
   AuthMethod,

@@ -161,4 +161,6 @@ export const MachineFrame = z.discriminatedUnion("type", [
 export type MachineFrame = z.infer<typeof MachineFrame>;
 
 export const TUNNEL_TOKEN_HEADER = "x-baton-machine-token";
+/** Close code telling a daemon its machine token was revoked (it should not retry quickly). */
+export const TUNNEL_CLOSE_REVOKED = 4401;
 export const TUNNEL_PATH = "/api/tunnel";

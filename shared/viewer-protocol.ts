@@ -237,7 +237,69 @@ export const LOGGED_KINDS = new Set<SessionEventKind>([
 export const Viewer = z.object({ id: z.string(), name: z.string(), role: z.enum(["owner", "member", "viewer"]) });
 export type Viewer = z.infer<typeof Viewer>;
 
-export const AckResult = z.object({}).passthrough();
+// ---------------------------------------------------------------- acks (room → the viewer that sent the op)
+
+export const SendAck = z.object({ queued: z.boolean(), duplicate: z.boolean().optional(), position: z.number().optional() });
+export type SendAck = z.infer<typeof SendAck>;
+/** `requeued`: an unconfirmed (indeterminate) entry retried while idle — it runs as the next turn. */
+export const QueueOpOutcome = z.enum(["cancelled", "edited", "moved", "steering", "requeued", "already_sent", "not_found"]);
+export type QueueOpOutcome = z.infer<typeof QueueOpOutcome>;
+export const QueueOpAck = z.object({ outcome: QueueOpOutcome, entry: QueueEntry.optional() });
+export type QueueOpAck = z.infer<typeof QueueOpAck>;
+export const TurnCancelAck = z.object({ outcome: z.enum(["cancelled", "idle"]), dropped: z.array(QueueEntry) });
+export type TurnCancelAck = z.infer<typeof TurnCancelAck>;
+export const ConfigAck = z.object({ outcome: z.literal("forwarded"), appliesNextTurn: z.boolean() });
+export type ConfigAck = z.infer<typeof ConfigAck>;
+export const PermissionAck = z.object({ outcome: z.enum(["accepted", "already_resolved"]) });
+export type PermissionAck = z.infer<typeof PermissionAck>;
+export const RoomSettings = z.object({ queueDepth: z.number().int(), mergeQueued: z.boolean() });
+export type RoomSettings = z.infer<typeof RoomSettings>;
+export const SettingsAck = z.object({ outcome: z.literal("saved"), settings: RoomSettings });
+export type SettingsAck = z.infer<typeof SettingsAck>;
+
+/** The result schema of each op's ack: the room builds `AckOf<op>`, the client reads it. */
+export const AckResults = {
+  "message.send": SendAck,
+  "queue.cancel": QueueOpAck,
+  "queue.edit": QueueOpAck,
+  "queue.move": QueueOpAck,
+  "queue.steer": QueueOpAck,
+  "turn.cancel": TurnCancelAck,
+  "config.set": ConfigAck,
+  "mode.set": ConfigAck,
+  "model.set": ConfigAck,
+  "permission.respond": PermissionAck,
+  "elicitation.respond": PermissionAck,
+  "settings.set": SettingsAck,
+} as const satisfies { [K in ClientOpName]: z.ZodType };
+export type AckOf<K extends ClientOpName> = z.infer<(typeof AckResults)[K]>;
+
+const ackFrame = <K extends ClientOpName>(op: K) =>
+  z.object({ type: z.literal("ack"), rid: z.string(), op: z.literal(op), result: AckResults[op] });
+export const AckFrame = z.discriminatedUnion("op", [
+  ackFrame("message.send"),
+  ackFrame("queue.cancel"),
+  ackFrame("queue.edit"),
+  ackFrame("queue.move"),
+  ackFrame("queue.steer"),
+  ackFrame("turn.cancel"),
+  ackFrame("config.set"),
+  ackFrame("mode.set"),
+  ackFrame("model.set"),
+  ackFrame("permission.respond"),
+  ackFrame("elicitation.respond"),
+  ackFrame("settings.set"),
+]);
+/** The ack frame answering op `K`. */
+export type AckFrameOf<K extends ClientOpName> = { type: "ack"; rid: string; op: K; result: AckOf<K> };
+export type AckFrame = { [K in ClientOpName]: AckFrameOf<K> }[ClientOpName];
+export const ErrorFrame = z.object({
+  type: z.literal("error"),
+  rid: z.string().nullable(),
+  code: z.string(),
+  message: z.string(),
+});
+export type ErrorFrame = z.infer<typeof ErrorFrame>;
 
 /** A logged event. */
 export const EventFrame = z.object({ type: z.literal("event"), seq: z.number(), event: SessionEvent });
@@ -261,21 +323,9 @@ export const ServerFrame = z.discriminatedUnion("type", [
   z.object({ type: z.literal("batch"), frames: z.array(z.discriminatedUnion("type", [EventFrame, StateFrame])).min(1) }),
   /** Replay finished; everything after this is live. */
   z.object({ type: z.literal("ready"), seq: z.number() }),
-  z.object({ type: z.literal("ack"), rid: z.string(), op: z.string(), result: AckResult }),
-  z.object({
-    type: z.literal("error"),
-    rid: z.string().nullable(),
-    code: z.string(),
-    message: z.string(),
-  }),
+  /** The answer to one op: its result's shape is fixed by the op (`AckResults`). */
+  AckFrame,
+  ErrorFrame,
 ]);
 export type ServerFrame = z.infer<typeof ServerFrame>;
 
-/** Ack payloads by op (documented shapes; the room builds them, the client reads them). */
-export type SendAck = { queued: boolean; duplicate?: boolean; position?: number };
-/** `requeued`: an unconfirmed (indeterminate) entry retried while idle — it runs as the next turn. */
-export type QueueOpOutcome = "cancelled" | "edited" | "moved" | "steering" | "requeued" | "already_sent" | "not_found";
-export type QueueOpAck = { outcome: QueueOpOutcome; entry?: QueueEntry };
-export type TurnCancelAck = { outcome: "cancelled" | "idle"; dropped: QueueEntry[] };
-export type ConfigAck = { outcome: "forwarded"; appliesNextTurn: boolean };
-export type PermissionAck = { outcome: "accepted" | "already_resolved" };

@@ -1,6 +1,7 @@
 /** The D1 directory: users, machines (hashed tokens), sessions and members. */
 import type { MachineSummary, SessionSummary } from "../shared/api";
 import type { AgentInfo } from "../shared/tunnel-protocol";
+import type { SessionState } from "../shared/viewer-protocol";
 
 export type User = { id: string; email: string; name: string };
 export type Role = "owner" | "member" | "viewer";
@@ -195,4 +196,31 @@ export async function getUser(db: D1Database, id: string): Promise<User | null> 
 
 export async function userByEmail(db: D1Database, email: string): Promise<User | null> {
   return db.prepare("SELECT id, email, name FROM users WHERE email = ?").bind(email).first<User>();
+}
+
+/** The session's status as the list shows it (written by its room on each status change). */
+export async function setSessionStatus(db: D1Database, sessionId: string, state: SessionState): Promise<void> {
+  await db.prepare("UPDATE sessions SET status = ? WHERE id = ?").bind(state, sessionId).run();
+}
+
+/** When the session last saw a turn start or end (the list's order). */
+export async function setSessionActivity(db: D1Database, sessionId: string, at: number): Promise<void> {
+  await db.prepare("UPDATE sessions SET last_activity_at = ? WHERE id = ?").bind(at, sessionId).run();
+}
+
+/** A daemon said hello (or re-announced its agents): what the machine offers, and that it is online. */
+export async function setMachineHello(
+  db: D1Database,
+  machineId: string,
+  hello: { hostname: string; agents: AgentInfo[]; roots: string[] },
+  at: number,
+): Promise<void> {
+  await db
+    .prepare("UPDATE machines SET online = 1, last_seen_at = ?, hostname = ?, agents_json = ?, roots_json = ? WHERE id = ?")
+    .bind(at, hello.hostname, JSON.stringify(hello.agents), JSON.stringify(hello.roots), machineId)
+    .run();
+}
+
+export async function setMachineOnline(db: D1Database, machineId: string, online: boolean, at: number): Promise<void> {
+  await db.prepare("UPDATE machines SET online = ?, last_seen_at = ? WHERE id = ?").bind(online ? 1 : 0, at, machineId).run();
 }

@@ -1,9 +1,9 @@
-import type { Machine } from "./machine/machine-do";
-import type { SessionRoom } from "./session-room/session-room-do";
+import type { MachineRpc } from "./machine/machine-rpc";
+import type { RoomRpc } from "./session-room/room-rpc";
 
 export interface Env {
-  SESSION_ROOM: DurableObjectNamespace<SessionRoom>;
-  MACHINE: DurableObjectNamespace<Machine>;
+  SESSION_ROOM: DurableObjectNamespace<RoomRpc>;
+  MACHINE: DurableObjectNamespace<MachineRpc>;
   DB: D1Database;
   ASSETS?: Fetcher;
   /** "dev" | "access" | "builtin" — see worker/auth. */

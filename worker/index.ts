@@ -32,8 +32,7 @@ import {
 } from "./directory";
 import { daemonPublicRoutes, deviceApprovalRoutes } from "./device-routes";
 import { type Env, machineStub, roomStub } from "./env";
-import { MACHINE_ID_HEADER } from "./machine/machine-do";
-import { VIEWER_HEADER } from "./session-room/session-room-do";
+import { MACHINE_ID_HEADER, VIEWER_HEADER } from "./headers";
 
 export { Machine } from "./machine/machine-do";
 export { SessionRoom } from "./session-room/session-room-do";

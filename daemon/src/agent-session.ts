@@ -21,7 +21,7 @@ import {
   initialAgentConfig,
   sameConfig,
 } from "./agent-config";
-import { assertNever } from "../../shared/blocks";
+import { assertNever } from "../../shared/assert-never";
 import { describeExit, spawnAgent, type AgentProcess, type ExitInfo, type LaunchSpec } from "./agent-process";
 import { errorMessage, type Logger } from "./log";
 import { DAEMON_VERSION } from "./version";

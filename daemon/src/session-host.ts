@@ -1,6 +1,6 @@
 /** The ACP host: routes MachineCommands to per-session agent processes; every outcome becomes a DaemonEvent. */
 import type { z } from "zod";
-import { assertNever } from "../../shared/blocks";
+import { assertNever } from "../../shared/assert-never";
 import type { AgentCapabilities, DaemonEvent, DaemonSession, MachineCommand } from "../../shared/tunnel-protocol";
 import type { ResolvedAgent } from "./agent-presets";
 import { AgentSession, DEFAULT_TIMEOUTS, type SessionTimeouts } from "./agent-session";

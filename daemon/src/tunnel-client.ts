@@ -1,37 +1,28 @@
 /**
- * The daemon's one outbound WebSocket to the Machine DO.
- * Every DaemonEvent is numbered into an outbox and kept until acked (resent after a reconnect);
- * commands are deduped by `n` through an inbox and acked once handed to the host.
+ * The daemon's one outbound WebSocket to the Machine DO: the socket, reconnects with backoff, the
+ * heartbeat and the timers. The protocol over it (hello/welcome, numbering, resend, acks, the send
+ * window, commands once each) is tunnel-link.ts, which knows no socket.
  */
 import { randomBytes } from "node:crypto";
 import WebSocket from "ws";
-import { MAX_BATCH_EVENTS, MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
-import { makeInbox, makeOutbox } from "../../shared/reliable-outbox";
+import { MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
+import { CLOSE_UPGRADE_REQUIRED, TUNNEL_PROTOCOL_VERSION, upgradeCommand } from "../../shared/protocol-version";
 import {
   type AgentInfo,
-  MachineCommand,
-  MachineFrame,
-  TUNNEL_PATH,
-  TUNNEL_TOKEN_HEADER,
   type DaemonEvent,
   type DaemonFrame,
+  type MachineCommand,
+  TUNNEL_CLOSE_REVOKED,
+  TUNNEL_PATH,
+  TUNNEL_TOKEN_HEADER,
 } from "../../shared/tunnel-protocol";
-import { assertNever } from "../../shared/blocks";
+import { assertNever } from "../../shared/assert-never";
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from "./backoff";
-import { CLOSE_UPGRADE_REQUIRED, TUNNEL_PROTOCOL_VERSION, upgradeCommand } from "../../shared/protocol-version";
-import { fitEvent } from "./frame-fit";
-import { MAX_FRAMES_IN_FLIGHT, makeSendWindow } from "./send-window";
 import { errorMessage, silentLogger, type Logger } from "./log";
-
-type Hello = Extract<DaemonFrame, { type: "hello" }>;
-export type HelloInfo = Omit<Hello, "type" | "epoch" | "lastSeenDown">;
+import { type HelloInfo, makeTunnelLink, snippet } from "./tunnel-link";
 
 /** A rejected token will not fix itself: retry rarely (the user may re-pair meanwhile), never hot-loop. */
 const AUTH_RETRY_MS = 60_000;
-/** Close code the Machine DO uses when the machine token was revoked (worker/machine/machine-do.ts). */
-export const CLOSE_REVOKED = 4401;
-/** A batch frame stays well under the server's frame limit (each event is already fitted to it). */
-const BATCH_BYTES = Math.floor(MAX_TUNNEL_FRAME_BYTES * 0.75);
 /** No ack for this long frees the window anyway (a frame the server refused is never acked). */
 const ACK_STALL_MS = 2_000;
 /** Ping period (NATs drop idle flows silently); the runtime on the server side answers pings itself. */
@@ -42,8 +33,6 @@ const HEARTBEAT_MISSES = 2;
 const WELCOME_TIMEOUT_MS = 15_000;
 /** TCP + TLS + upgrade budget for one attempt. */
 const HANDSHAKE_TIMEOUT_MS = 15_000;
-/** How much of a malformed frame goes into the log line. */
-const LOG_SNIPPET_CHARS = 120;
 
 /** `incompatible`: the server refused this daemon's tunnel protocol (close 4426); retried as rarely as a bad token. */
 export type TunnelStatus = "connecting" | "connected" | "disconnected" | "unauthorized" | "incompatible" | "stopped";
@@ -96,20 +85,13 @@ export function tunnelUrl(server: string): string {
   return u.toString();
 }
 
-function snippet(text: string): string {
-  return text.length > LOG_SNIPPET_CHARS ? `${text.slice(0, LOG_SNIPPET_CHARS)}…` : text;
-}
-
 export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
   const log = o.log ?? silentLogger;
   const url = tunnelUrl(o.server);
   const epoch = o.epoch ?? randomBytes(12).toString("hex");
   const backoff: BackoffOptions = { ...DEFAULT_BACKOFF, ...(o.backoff ?? {}) };
-  const outbox = makeOutbox<DaemonEvent>();
-  const inbox = makeInbox();
 
   let ws: WebSocket | null = null;
-  let welcomed = false;
   let status: TunnelStatus = "disconnected";
   let stopped = true;
   let attempt = 0;
@@ -118,17 +100,7 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
   let heartbeatTimer: NodeJS.Timeout | null = null;
   let welcomeTimer: NodeJS.Timeout | null = null;
   let stallTimer: NodeJS.Timeout | null = null;
-  const sendWindow = makeSendWindow<{ n: number; payload: DaemonEvent }>(MAX_FRAMES_IN_FLIGHT);
-
-  const setStatus = (s: TunnelStatus) => {
-    if (status === s) return;
-    status = s;
-    try {
-      o.onStatus?.(s);
-    } catch {
-      /* observer bugs are not ours to crash on */
-    }
-  };
+  let tickScheduled = false;
 
   const rawSend = (frame: DaemonFrame): boolean => {
     if (!ws || ws.readyState !== WebSocket.OPEN) return false;
@@ -138,6 +110,35 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
     } catch (err) {
       log.warn(`tunnel send failed: ${errorMessage(err)}`);
       return false;
+    }
+  };
+
+  const link = makeTunnelLink(epoch, {
+    transmit: rawSend,
+    onCommand(cmd) {
+      try {
+        o.onCommand(cmd);
+      } catch (err) {
+        log.error(`command ${cmd.t} handler failed: ${errorMessage(err)}`);
+      }
+    },
+    onInvalidCommand(raw, reason) {
+      try {
+        o.onInvalidCommand?.(raw, reason);
+      } catch {
+        /* ignore */
+      }
+    },
+    log,
+  });
+
+  const setStatus = (s: TunnelStatus) => {
+    if (status === s) return;
+    status = s;
+    try {
+      o.onStatus?.(s);
+    } catch {
+      /* observer bugs are not ours to crash on */
     }
   };
 
@@ -159,119 +160,41 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
     }, wait);
   };
 
-  function onWelcome(lastSeenUp: number, machineId: string): void {
-    if (welcomeTimer) clearTimeout(welcomeTimer);
-    welcomeTimer = null;
-    welcomed = true;
-    attempt = 0;
-    authFailed = false;
-    outbox.ack(lastSeenUp);
-    const resend = outbox.unacked();
-    log.info(`connected to ${url}${machineId ? ` (machine ${machineId})` : ""}${resend.length ? `; resending ${resend.length} event(s)` : ""}`);
-    setStatus("connected");
-    sendWindow.reset();
-    sendNumbered(resend);
-  }
+  /** Events waiting on a full send window: if no ack frees it in time, free it anyway. */
+  const armStall = () => {
+    if (stallTimer) return;
+    stallTimer = setTimeout(() => {
+      stallTimer = null;
+      if (link.stalled()) armStall();
+    }, ACK_STALL_MS);
+  };
 
-  /** Sends numbered events coalesced into `batch` frames (bounded by count and bytes), in order. */
-  function sendNumbered(items: readonly { n: number; payload: DaemonEvent }[]): void {
-    let group: { n: number; event: DaemonEvent }[] = [];
-    let bytes = 0;
-    const flush = (): boolean => {
-      if (!group.length) return true;
-      const frame: DaemonFrame = group.length === 1 ? { type: "event", ...group[0]! } : { type: "batch", events: group };
-      const lastN = group[group.length - 1]!.n;
-      group = [];
-      bytes = 0;
-      if (!rawSend(frame)) return false;
-      sendWindow.sent(lastN);
-      return true;
-    };
-    for (const item of items) {
-      const size = JSON.stringify(item.payload).length + 32;
-      if (group.length && (group.length >= MAX_BATCH_EVENTS || bytes + size > BATCH_BYTES)) if (!flush()) return;
-      group.push({ n: item.n, event: item.payload });
-      bytes += size;
-    }
-    flush();
-  }
-
-  /**
-   * Events pushed in one tick go out as one frame: a burst of chunks costs one socket message. While
-   * the send window is full they wait for an ack and then leave together (see send-window.ts).
-   */
-  let tickScheduled = false;
+  /** Events pushed in one tick go out as one frame (see tunnel-link.ts). */
   const flushTick = () => {
     tickScheduled = false;
-    if (!welcomed) return sendWindow.reset(); // the outbox resends them after the next welcome
-    const items = sendWindow.take();
-    if (items.length) sendNumbered(items);
-    if (sendWindow.queued && !stallTimer)
-      stallTimer = setTimeout(() => {
-        stallTimer = null;
-        sendWindow.release();
-        flushTick();
-      }, ACK_STALL_MS);
+    if (link.flush()) armStall();
   };
-  const onAck = (n: number) => {
-    outbox.ack(n);
-    sendWindow.ack(n);
-    if (stallTimer) clearTimeout(stallTimer);
-    stallTimer = null;
-    if (sendWindow.queued) flushTick();
-  };
-
-  function onCommandFrame(n: number, rawCommand: unknown): void {
-    if (inbox.accept(n)) {
-      const parsed = MachineCommand.safeParse(rawCommand);
-      if (parsed.success) {
-        try {
-          o.onCommand(parsed.data);
-        } catch (err) {
-          log.error(`command ${parsed.data.t} handler failed: ${errorMessage(err)}`);
-        }
-      } else {
-        const reason = parsed.error.issues[0]?.message ?? "invalid command";
-        log.warn(`ignored invalid command #${n}: ${reason}`);
-        try {
-          o.onInvalidCommand?.(rawCommand, reason);
-        } catch {
-          /* ignore */
-        }
-      }
-    }
-    rawSend({ type: "ack", n }); // duplicates are acked too, so the machine stops resending
-  }
 
   function onMessage(data: WebSocket.RawData, isBinary: boolean): void {
     if (isBinary) return log.warn("ignored a binary frame from the server");
-    const text = data.toString();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      return log.warn(`ignored a non-JSON frame from the server: ${snippet(text)}`);
-    }
-    const parsed = MachineFrame.safeParse(json);
-    if (!parsed.success) {
-      const j = json as { type?: unknown; n?: unknown; command?: unknown } | null;
-      // A numbered command we cannot read still has to be acked, or it comes back after every reconnect.
-      if (j && j.type === "command" && Number.isInteger(j.n) && (j.n as number) >= 1 && welcomed) return onCommandFrame(j.n as number, j.command);
-      return log.warn(`ignored a malformed frame from the server: ${snippet(text)}`);
-    }
-    const frame = parsed.data;
-    switch (frame.type) {
+    const event = link.receive(data.toString());
+    if (!event) return;
+    switch (event.type) {
       case "welcome":
-        return onWelcome(frame.lastSeenUp, frame.machineId);
+        if (welcomeTimer) clearTimeout(welcomeTimer);
+        welcomeTimer = null;
+        attempt = 0;
+        authFailed = false;
+        log.info(`connected to ${url}${event.machineId ? ` (machine ${event.machineId})` : ""}${event.resend ? `; resending ${event.resend} event(s)` : ""}`);
+        setStatus("connected");
+        return link.resend();
       case "ack":
-        return onAck(frame.n);
-      case "command":
-        if (!welcomed) return log.warn(`ignored command #${frame.n} before welcome`);
-        return onCommandFrame(frame.n, frame.command);
-      case "error":
-        return log.warn(`server error ${frame.code}: ${frame.message}`);
+        if (stallTimer) clearTimeout(stallTimer);
+        stallTimer = null;
+        if (event.waiting) flushTick();
+        return;
       default:
-        return assertNever(frame);
+        return assertNever(event);
     }
   }
 
@@ -279,7 +202,7 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
     if (stopped) return;
     // A slow retry after a rejected token stays "unauthorized" until a welcome proves the token good.
     if (!authFailed) setStatus("connecting");
-    welcomed = false;
+    link.disconnected();
     let socket: WebSocket;
     try {
       socket = new WebSocket(url, {
@@ -297,8 +220,7 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
     let silentPeriods = 0;
 
     socket.on("open", () => {
-      const info = o.hello();
-      rawSend({ type: "hello", epoch, lastSeenDown: inbox.lastSeen, protocolVersion: TUNNEL_PROTOCOL_VERSION, ...info });
+      rawSend(link.hello(o.hello()));
       welcomeTimer = setTimeout(() => {
         log.warn("no welcome from the server; reconnecting");
         socket.terminate();
@@ -336,7 +258,7 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
         setStatus("unauthorized");
       } else if (code !== null) {
         log.warn(`tunnel upgrade refused (HTTP ${code})`);
-      } else if (attempt === 0 || welcomed) {
+      } else if (attempt === 0 || link.welcomed) {
         log.warn(`tunnel error: ${err.message}`);
       }
     });
@@ -344,10 +266,10 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
       if (ws !== socket) return;
       clearTimers();
       ws = null;
-      const wasWelcomed = welcomed;
-      welcomed = false;
+      const wasWelcomed = link.welcomed;
+      link.disconnected();
       if (stopped) return setStatus("stopped");
-      if (code === CLOSE_REVOKED) {
+      if (code === TUNNEL_CLOSE_REVOKED) {
         // The Machine DO closes with 4401 when the token is revoked: say so once, then retry slowly.
         const retry = Math.round((o.authRetryMs ?? AUTH_RETRY_MS) / 1000);
         if (!authFailed)
@@ -384,7 +306,7 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
       clearTimers();
       const socket = ws;
       ws = null;
-      welcomed = false;
+      link.disconnected();
       setStatus("stopped");
       if (!socket || socket.readyState === WebSocket.CLOSED) return;
       await new Promise<void>((resolve) => {
@@ -406,26 +328,22 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
       });
     },
     sendAgents(agents) {
-      if (welcomed) rawSend({ type: "agents", agents });
+      if (link.welcomed) rawSend({ type: "agents", agents });
     },
     send(event) {
-      const item = outbox.push(fitEvent(event));
-      if (!welcomed) return;
-      sendWindow.push(item);
-      if (!tickScheduled) {
-        tickScheduled = true;
-        setImmediate(flushTick);
-      }
+      if (!link.push(event) || tickScheduled) return;
+      tickScheduled = true;
+      setImmediate(flushTick);
     },
     epoch,
     get status() {
       return status;
     },
     get pending() {
-      return outbox.size;
+      return link.pending;
     },
     get lastSeenDown() {
-      return inbox.lastSeen;
+      return link.lastSeenDown;
     },
   };
 }

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import WebSocket from "ws";
-import type { ClientOp, ServerFrame, SessionEvent } from "../../shared/viewer-protocol";
+import type { AckFrameOf, ClientOp, ClientOpName, ErrorFrame, ServerFrame, SessionEvent } from "../../shared/viewer-protocol";
 import { framesOf } from "../../shared/fold";
 // @ts-expect-error plain .mjs module without types
 import { startStack } from "../../scripts/dev-stack.mjs";
@@ -161,13 +161,15 @@ export class NodeViewer {
     await waitFor(() => this.frames.some((f) => f.type === "ready"), "ready");
     return this;
   }
-  async op(op: OpInput) {
+  async op<K extends ClientOpName>(op: OpInput & { op: K }): Promise<AckFrameOf<K> | ErrorFrame> {
     const rid = op.rid ?? `n${++this.rid}`;
     this.ws.send(JSON.stringify({ ...op, rid }));
-    return waitFor(
+    const reply = await waitFor(
       () => this.frames.find((f): f is Extract<ServerFrame, { type: "ack" | "error" }> => (f.type === "ack" || f.type === "error") && f.rid === rid),
       `reply to ${op.op}`,
     );
+    // The answer under this rid is the answer to this op (its result typed by the op).
+    return reply as AckFrameOf<K> | ErrorFrame;
   }
   events(): SessionEvent[] {
     return this.frames.flatMap((f) => (f.type === "event" || f.type === "state" ? [f.event] : f.type === "snapshot" ? f.events : []));

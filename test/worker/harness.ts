@@ -6,7 +6,7 @@ import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { AgentConfig, DaemonEvent, MachineCommand, MachineFrame } from "../../shared/tunnel-protocol";
 import { TUNNEL_TOKEN_HEADER } from "../../shared/tunnel-protocol";
-import type { ClientOp, ServerFrame, SessionEvent } from "../../shared/viewer-protocol";
+import type { AckFrameOf, ClientOp, ClientOpName, ErrorFrame, ServerFrame, SessionEvent } from "../../shared/viewer-protocol";
 import { framesOf } from "../../shared/fold";
 import { TUNNEL_PROTOCOL_VERSION } from "../../shared/protocol-version";
 
@@ -203,13 +203,15 @@ export class TestViewer {
   }
 
   /** Sends an op and resolves with its ack or error frame. */
-  async op(op: OpInput): Promise<Extract<ServerFrame, { type: "ack" | "error" }>> {
+  async op<K extends ClientOpName>(op: OpInput & { op: K }): Promise<AckFrameOf<K> | ErrorFrame> {
     const rid = op.rid ?? `r${++this.rid}-${crypto.randomUUID()}`;
     this.ws.send(JSON.stringify({ ...op, rid }));
-    return waitFor(
+    const reply = await waitFor(
       () => this.frames.find((f): f is Extract<ServerFrame, { type: "ack" | "error" }> => (f.type === "ack" || f.type === "error") && f.rid === rid),
       `reply to ${op.op}`,
     );
+    // The answer under this rid is the answer to this op (its result typed by the op).
+    return reply as AckFrameOf<K> | ErrorFrame;
   }
 
   raw(data: string): void {

@@ -15,7 +15,8 @@ describe("an idle session holds nothing but storage", () => {
     await waitFor(() => viewers.every((v) => v.lastStatus()?.state === "idle" && v.ofKind("acp").length === 301), "turn delivered");
 
     const room = await runInDurableObject(env.SESSION_ROOM.get(env.SESSION_ROOM.idFromName(sessionId)), async (instance, state) => {
-      const r = instance as unknown as { outgoing: unknown; inflight: unknown; sendsInFlight: Map<string, unknown> };
+      // The room's in-memory state lives in its core (room-core.ts).
+      const r = (instance as unknown as { core: { outgoing: unknown; inflight: unknown; sendsInFlight: Map<string, unknown> } }).core;
       return { alarm: await state.storage.getAlarm(), sockets: state.getWebSockets().length, outgoing: r.outgoing, inflight: r.inflight, sends: r.sendsInFlight.size };
     });
     expect(room).toEqual({ alarm: null, sockets: 3, outgoing: null, inflight: null, sends: 0 });

@@ -18,40 +18,38 @@
 import { checkDaemonProtocol, CLOSE_UPGRADE_REQUIRED, UPGRADE_REQUIRED, upgradeCommand } from "../../shared/protocol-version";
 import { recordDaemonVersion } from "../device-auth";
 import { DurableObject } from "cloudflare:workers";
-import { assertNever } from "../../shared/blocks";
-import { DEFAULT_MACHINE_BUDGET, MAX_TUNNEL_BACKLOG_BYTES, MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
+import { assertNever } from "../../shared/assert-never";
+import { DEFAULT_MACHINE_BUDGET, MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
 import {
   type DaemonEvent,
   DaemonFrame,
   type MachineCommand,
   type MachineFrame,
+  TUNNEL_CLOSE_REVOKED,
 } from "../../shared/tunnel-protocol";
 import { ErrorCode } from "../../shared/viewer-protocol";
+import { setMachineHello, setMachineOnline } from "../directory";
 import { type Env, roomStub } from "../env";
+import { MACHINE_ID_HEADER } from "../headers";
 import type { DispatchOptions, DispatchResult, MachineStatus } from "./dispatch-result";
+import type { MachineRpc } from "./machine-rpc";
+import { afterRoomError, budgetRefusal, intake, splitBySession } from "./machine-rules";
 import { MachineStore } from "./machine-store";
 
-export const MACHINE_ID_HEADER = "x-baton-machine-id";
 const TUNNEL_TAG = "tunnel";
-/** Close code telling a daemon its token was revoked (it should not retry quickly). */
-export const CLOSE_REVOKED = 4401;
 const CLOSE_REPLACED = 4000;
 /** Events between durable `lastSeenUp` writes (a resend hint after a restart; rooms drop what they have). */
 const LAST_SEEN_PERSIST_EVERY = 1024;
 /** Standard "try again later": the daemon reconnects with backoff and resends what was not acked. */
 const CLOSE_OVERLOADED = 1013;
-/** Calls per batch to a room the runtime reports reset or transiently failed (each on a fresh stub). */
-const ROOM_CALL_ATTEMPTS = 3;
 
 /** What became of a session's share of a batch. */
 const Delivery = { applied: "applied", dropped: "dropped", unavailable: "unavailable" } as const;
 type Delivery = (typeof Delivery)[keyof typeof Delivery];
-/** Fields the Workers runtime sets on an error from a Durable Object call. */
-type CallError = { remote?: boolean; retryable?: boolean; overloaded?: boolean; durableObjectReset?: boolean };
 
 type Hello = Extract<DaemonFrame, { type: "hello" }>;
 
-export class Machine extends DurableObject<Env> {
+export class Machine extends DurableObject<Env> implements MachineRpc {
   private readonly store: MachineStore;
   /** Frames received but not yet handed to rooms, in order. */
   private pending: { n: number; event: DaemonEvent }[] = [];
@@ -126,19 +124,13 @@ export class Machine extends DurableObject<Env> {
 
   /** Queues new frames for the rooms; resent duplicates (n ≤ highest taken) are only acked. */
   private take(ws: WebSocket, frames: { n: number; event: DaemonEvent }[], bytes: number): void {
-    if (frames.some((f) => f.n > this.highestTaken) && this.pendingBytes + this.drainingBytes + bytes > MAX_TUNNEL_BACKLOG_BYTES) {
-      // Nothing of this frame (nor of any later one on this socket: no gaps) is taken; the daemon still
-      // holds them unacked and resends them after reconnecting.
-      return this.sendBackLater(ws, ErrorCode.RATE_LIMITED, "tunnel backlog full");
-    }
-    let fresh = false;
-    for (const f of frames) {
-      if (f.n <= this.highestTaken) continue;
-      this.highestTaken = f.n;
-      this.pending.push(f);
-      fresh = true;
-    }
-    if (fresh) {
+    const taken = intake(frames, this.highestTaken, this.pendingBytes + this.drainingBytes, bytes);
+    // Nothing of this frame (nor of any later one on this socket: no gaps) is taken; the daemon still
+    // holds them unacked and resends them after reconnecting.
+    if (taken.overloaded) return this.sendBackLater(ws, ErrorCode.RATE_LIMITED, "tunnel backlog full");
+    this.highestTaken = taken.highestTaken;
+    this.pending.push(...taken.fresh);
+    if (taken.fresh.length) {
       this.pendingBytes += bytes;
       this.drain();
     } else this.send(ws, { type: "ack", n: this.lastDone });
@@ -222,22 +214,8 @@ export class Machine extends DurableObject<Env> {
           this.pendingBytes = 0;
           const epoch = this.store.get<string>("epoch") ?? "";
           // Order matters within a session only: group per session, rooms work in parallel.
-          const bySession = new Map<string, { n: number; event: DaemonEvent }[]>();
-          const foreign = new Set<string>();
-          for (const f of batch) {
-            const sessionId = f.event.sessionId;
-            let group = bySession.get(sessionId);
-            if (!group) {
-              // A daemon speaks only for sessions opened on this machine; events for any other are dropped.
-              if (foreign.has(sessionId) || !this.store.hasSession(sessionId)) {
-                foreign.add(sessionId);
-                continue;
-              }
-              bySession.set(sessionId, (group = []));
-            }
-            if (f.event.t === "turn.ended") this.store.setActive(sessionId, false);
-            group.push(f);
-          }
+          const { bySession, foreign, ended } = splitBySession(batch, (id) => this.store.hasSession(id));
+          for (const id of ended) this.store.setActive(id, false);
           for (const id of foreign)
             for (const ws of this.ctx.getWebSockets(TUNNEL_TAG))
               this.send(ws, { type: "error", code: ErrorCode.NOT_FOUND, message: `events for session ${id.slice(0, 64)} ignored: not a session of this machine` });
@@ -271,14 +249,12 @@ export class Machine extends DurableObject<Env> {
         await roomStub(this.env, sessionId).onDaemonEvents(epoch, group);
         return Delivery.applied;
       } catch (err) {
-        const e = (err ?? {}) as CallError;
-        const transient = e.durableObjectReset === true || e.retryable === true || e.overloaded === true || e.remote !== true;
-        if (!transient) {
+        const next = afterRoomError(err, attempt);
+        if (next === "dropped") {
           console.error("room rejected daemon events; dropped", sessionId, err);
           return Delivery.dropped;
         }
-        // An overloaded room is not called again at once; the daemon's reconnect backoff paces the retry.
-        if (e.overloaded === true || attempt >= ROOM_CALL_ATTEMPTS) {
+        if (next === "unavailable") {
           console.error("room unavailable; the daemon will resend", sessionId, err);
           return Delivery.unavailable;
         }
@@ -316,13 +292,8 @@ export class Machine extends DurableObject<Env> {
     const ws = this.tunnel();
     if (!ws && !opts.deliverWhenOnline) return { ok: false, code: ErrorCode.MACHINE_OFFLINE, message: "the machine is offline" };
     if (opts.startsTurn) {
-      const budget = this.budget();
-      if (!opts.fromQueue && !this.store.isActive(sessionId) && this.store.activeCount() >= budget)
-        return {
-          ok: false,
-          code: ErrorCode.MACHINE_BUSY,
-          message: `this machine is already running ${budget} turn${budget === 1 ? "" : "s"}; try again when one finishes`,
-        };
+      const refused = budgetRefusal(opts, this.store.isActive(sessionId), this.store.activeCount(), this.budget());
+      if (refused) return refused;
       this.store.setActive(sessionId, true);
     }
     const n = this.store.pushDown(command);
@@ -344,11 +315,11 @@ export class Machine extends DurableObject<Env> {
     this.store.set("budget", budget);
   }
 
-  /** Token revoked: close the tunnel now; the daemon sees CLOSE_REVOKED. */
+  /** Token revoked: close the tunnel now; the daemon sees TUNNEL_CLOSE_REVOKED. */
   async disconnect(reason: string): Promise<void> {
     for (const ws of this.ctx.getWebSockets(TUNNEL_TAG)) {
       try {
-        ws.close(CLOSE_REVOKED, reason.slice(0, 100));
+        ws.close(TUNNEL_CLOSE_REVOKED, reason.slice(0, 100));
       } catch {
         /* gone */
       }
@@ -392,11 +363,7 @@ export class Machine extends DurableObject<Env> {
     const id = this.store.get<string>("machine_id");
     if (!id) return;
     const now = Date.now();
-    const stmt = hello
-      ? this.env.DB.prepare(
-          "UPDATE machines SET online = 1, last_seen_at = ?, hostname = ?, agents_json = ?, roots_json = ? WHERE id = ?",
-        ).bind(now, hello.hostname, JSON.stringify(hello.agents), JSON.stringify(hello.roots), id)
-      : this.env.DB.prepare("UPDATE machines SET online = ?, last_seen_at = ? WHERE id = ?").bind(online ? 1 : 0, now, id);
-    await stmt.run().catch((err: unknown) => console.error("directory update failed", err));
+    const write = hello ? setMachineHello(this.env.DB, id, hello, now) : setMachineOnline(this.env.DB, id, online, now);
+    await write.catch((err: unknown) => console.error("directory update failed", err));
   }
 }

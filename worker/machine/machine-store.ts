@@ -1,6 +1,6 @@
 /** The Machine DO's durable state: tunnel cursors, the downstream outbox, known sessions, active turns. */
 import type { MachineCommand } from "../../shared/tunnel-protocol";
-import { makeMetaTable, migrate } from "../sql-migrations";
+import { makeMetaTable, migrate, type SqlDb } from "../sql-migrations";
 
 const MIGRATIONS = [
   `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -11,7 +11,7 @@ const MIGRATIONS = [
 
 export class MachineStore {
   private readonly meta: ReturnType<typeof makeMetaTable>;
-  constructor(private readonly sql: SqlStorage) {
+  constructor(private readonly sql: SqlDb) {
     migrate(sql, MIGRATIONS);
     this.meta = makeMetaTable(sql);
   }

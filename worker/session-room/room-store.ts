@@ -6,8 +6,9 @@
 import type { PromptBlock } from "../../shared/blocks";
 import { SETTLED_RING_SIZE } from "../../shared/limits";
 import type { AgentConfig } from "../../shared/tunnel-protocol";
-import type { Author, PermissionOption, QueueEntry, SendAck, SessionEvent } from "../../shared/viewer-protocol";
-import { makeMetaTable, migrate } from "../sql-migrations";
+import type { AuthMethod, Author, PermissionOption, QueueEntry, RoomSettings, SendAck, SessionEvent } from "../../shared/viewer-protocol";
+import type { OpenElicitations } from "./elicitations";
+import { makeMetaTable, migrate, type SqlDb } from "../sql-migrations";
 
 /** `kind` of a log row holding a run of events (seq … last) as one JSON array body. */
 const RUN_KIND = "run";
@@ -45,7 +46,37 @@ export type SessionMeta = {
 
 export type Turn = { turnId: string; messageId: string; startedAt: number; cancelRequested: boolean };
 
-export type RoomSettings = { queueDepth: number; mergeQueued: boolean };
+export type { RoomSettings };
+
+/** Where the daemon's numbered events were applied up to (exactly-once lives in the room). */
+export type DaemonCursor = { epoch: string; n: number };
+
+/** The room's small durable facts (the `meta` table), by key. */
+export type RoomMeta = {
+  session: SessionMeta;
+  settings: RoomSettings;
+  /** The Machine's last word on its daemon's tunnel. */
+  machine_online: boolean;
+  turn: Turn;
+  /** The agent's config as the daemon last reported it (the daemon computes it; the room applies it). */
+  agent_config: AgentConfig;
+  /** Set once the daemon opened the agent session; null while it (re)opens. */
+  agent_session_id: string;
+  /** The agent session to load when reopening after a daemon restart. */
+  resume_from: string;
+  /** Why the agent session could not be opened. */
+  failed: string;
+  /** With `failed`: how to log the agent in, when it advertised `authMethods`. */
+  failed_auth: AuthMethod[];
+  /** Agent forms (ACP elicitation) waiting for an answer (elicitations.ts). */
+  elicitations: OpenElicitations;
+  /** Forms answered or cancelled lately, so a late second answer hears "already resolved". */
+  elicitations_resolved: string[];
+  /** `state:turnId` of the last session_status logged (emitted on change only). */
+  status_key: string;
+  daemon_cursor: DaemonCursor;
+};
+export type RoomMetaKey = keyof RoomMeta;
 
 export type StoredEvent = { seq: number; event: SessionEvent };
 
@@ -53,32 +84,30 @@ export type PendingPermission = { requestId: string; toolCall: Record<string, un
 
 export class RoomStore {
   private readonly meta: ReturnType<typeof makeMetaTable>;
-  constructor(private readonly sql: SqlStorage) {
+  constructor(private readonly sql: SqlDb) {
     migrate(sql, ROOM_MIGRATIONS);
     this.meta = makeMetaTable(sql);
   }
 
   // ---------------------------------------------------------------- meta
-  getMeta<T>(key: string): T | null {
-    return this.meta.get<T>(key);
+  getMeta<K extends RoomMetaKey>(key: K): RoomMeta[K] | null {
+    return this.meta.get<RoomMeta[K]>(key);
   }
-  setMeta(key: string, value: unknown): void {
+  setMeta<K extends RoomMetaKey>(key: K, value: RoomMeta[K] | null): void {
     this.meta.set(key, value);
   }
 
   session(): SessionMeta | null {
-    return this.getMeta<SessionMeta>("session");
+    return this.getMeta("session");
   }
   turn(): Turn | null {
-    return this.getMeta<Turn>("turn");
+    return this.getMeta("turn");
   }
   setTurn(turn: Turn | null): void {
     this.setMeta("turn", turn);
   }
   agentConfig(): AgentConfig {
-    return (
-      this.getMeta<AgentConfig>("agent_config") ?? { modes: null, models: null, configOptions: [], steering: false, images: false }
-    );
+    return this.getMeta("agent_config") ?? { modes: null, models: null, configOptions: [], steering: false, images: false };
   }
 
   // ---------------------------------------------------------------- log

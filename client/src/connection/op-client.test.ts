@@ -24,7 +24,8 @@ function harness(extra: Partial<OpClientOptions> = {}) {
     client,
     wire,
     setOpen: (o: boolean) => (open = o),
-    ack: (rid: string, result: Record<string, unknown> = {}) => client.handle({ type: "ack", rid, op: "x", result }),
+    // The op client matches answers by rid alone: any op's ack shape will do here.
+    ack: (rid: string, result: Record<string, unknown> = {}) => client.handle(JSON.parse(JSON.stringify({ type: "ack", rid, op: "x", result }))),
     err: (rid: string, code: string) => client.handle({ type: "error", rid, code, message: code }),
   };
 }

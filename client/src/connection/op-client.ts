@@ -3,10 +3,23 @@
  * resolves on the room's `ack` / `error` (or a timeout), and `message.send` ops live in the outbox
  * until answered — resent after each `ready`. Plain (`make*`); the socket wrapper feeds it.
  */
-import type { ClientOp, ServerFrame } from "../../../shared/viewer-protocol";
+import type { z } from "zod";
+import { type AckFrame, type AckOf, AckResults, type ClientOp, type ClientOpName, type ErrorFrame, type ServerFrame } from "../../../shared/viewer-protocol";
 import { makeOutbox, type Outbox, type SendOp } from "./outbox";
 
-export type OpReply = Extract<ServerFrame, { type: "ack" | "error" }>;
+/** The room's answer to an op: an ack whose result is typed by its op (`AckResults`), or an error. */
+export type OpReply = AckFrame | ErrorFrame;
+
+/** `AckResults` seen per op, so that indexing it with a generic op keeps the op's own result type. */
+const ACK_SCHEMAS: { [K in ClientOpName]: z.ZodType<AckOf<K>> } = AckResults;
+
+/** The result when `reply` is an ack of `op` and has that op's shape; null for an error or anything else. */
+export function ackOf<K extends ClientOpName>(reply: OpReply, op: K): AckOf<K> | null {
+  if (reply.type !== "ack" || reply.op !== op) return null;
+  const parsed = ACK_SCHEMAS[op].safeParse(reply.result);
+  return parsed.success ? parsed.data : null;
+}
+
 /** A client op without its rid (the client mints it). */
 export type OpInput = ClientOp extends infer T ? (T extends ClientOp ? Omit<T, "rid"> : never) : never;
 
@@ -38,7 +51,7 @@ export function makeOpClient(opts: OpClientOptions) {
   const waiting = new Map<string, { resolve: (r: OpReply) => void; timer: unknown; send: boolean }>();
   let live = false;
 
-  const fail = (rid: string, code: string, message: string): OpReply => ({ type: "error", rid, code, message });
+  const fail = (rid: string, code: string, message: string): ErrorFrame => ({ type: "error", rid, code, message });
 
   const finish = (rid: string, reply: OpReply) => {
     const w = waiting.get(rid);

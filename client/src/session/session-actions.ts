@@ -2,8 +2,8 @@
  * What the Sender, the queue chips and the transcript's buttons do, as plain functions over the op
  * client and the draft. No optimistic rows: the room's `user_message` echo paints user rows.
  */
-import type { ElicitationAction, ElicitationContent, QueueEntry, QueueOpAck, SendAck } from "../../../shared/viewer-protocol";
-import type { OpInput, OpReply } from "../connection/op-client";
+import type { ElicitationAction, ElicitationContent, QueueEntry } from "../../../shared/viewer-protocol";
+import { ackOf, type OpInput, type OpReply } from "../connection/op-client";
 import { sentence } from "../lib/format";
 import { blocksToDraft, type Draft, draftBlocks, EMPTY_DRAFT, mergeDraft, type ConfigWrite } from "./composer-logic";
 import { editedBlocks, requeueId } from "./queue-logic";
@@ -32,6 +32,11 @@ export function errorText(reply: Extract<OpReply, { type: "error" }>): string {
   return reply.message.charAt(0).toUpperCase() + reply.message.slice(1);
 }
 
+/** What a queue op answered (cancel / edit / move / steer), or null when it was not one. */
+function queueOutcome(reply: OpReply) {
+  return (ackOf(reply, "queue.cancel") ?? ackOf(reply, "queue.edit") ?? ackOf(reply, "queue.move") ?? ackOf(reply, "queue.steer"))?.outcome ?? null;
+}
+
 export type SessionActionDeps = {
   request: (op: OpInput) => Promise<OpReply>;
   draft: () => Draft;
@@ -54,8 +59,8 @@ export function makeSessionActions(deps: SessionActionDeps) {
   const op = async (input: OpInput): Promise<OpReply> => {
     const reply = await deps.request(input);
     if (reply.type === "error") deps.notify(errorText(reply), "error");
-    else if (reply.result["outcome"] === "already_sent") deps.notify("That message already ran.", "error");
-    else if (input.op === "queue.cancel" && reply.result["outcome"] === "steering") deps.notify(STEERING_TEXT, "error");
+    else if (queueOutcome(reply) === "already_sent") deps.notify("That message already ran.", "error");
+    else if (ackOf(reply, "queue.cancel")?.outcome === "steering") deps.notify(STEERING_TEXT, "error");
     return reply;
   };
 
@@ -74,8 +79,8 @@ export function makeSessionActions(deps: SessionActionDeps) {
         deps.setDraft(mergeDraft(sent, deps.draft()));
         deps.notify(errorText(reply), "error");
       } else {
-        const ack = reply.result as SendAck;
-        if (ack.queued && !ack.duplicate) deps.notify(QUEUED_TOAST);
+        const ack = ackOf(reply, "message.send");
+        if (ack?.queued && !ack.duplicate) deps.notify(QUEUED_TOAST);
       }
       return reply;
     },
@@ -89,10 +94,10 @@ export function makeSessionActions(deps: SessionActionDeps) {
         deps.notify(errorText(reply), "error");
         return reply;
       }
-      const ack = reply.result as QueueOpAck;
-      if (ack.outcome === "cancelled" && ack.entry) refill(blocksToDraft(ack.entry.blocks));
-      else if (ack.outcome === "already_sent") deps.notify("Too late — that message already ran.", "error");
-      else if (ack.outcome === "steering") deps.notify(STEERING_TEXT, "error");
+      const ack = ackOf(reply, "queue.cancel");
+      if (ack?.outcome === "cancelled" && ack.entry) refill(blocksToDraft(ack.entry.blocks));
+      else if (ack?.outcome === "already_sent") deps.notify("Too late — that message already ran.", "error");
+      else if (ack?.outcome === "steering") deps.notify(STEERING_TEXT, "error");
       return reply;
     },
 
@@ -101,7 +106,7 @@ export function makeSessionActions(deps: SessionActionDeps) {
     /** Explicit retry of an unconfirmed entry: steers again mid-turn; when idle it runs as the next turn. */
     async retry(id: string): Promise<OpReply> {
       const reply = await op({ op: "queue.steer", id });
-      if (reply.type === "ack" && reply.result["outcome"] === "requeued") deps.notify("It runs as the next turn.");
+      if (ackOf(reply, "queue.steer")?.outcome === "requeued") deps.notify("It runs as the next turn.");
       return reply;
     },
 
@@ -117,7 +122,7 @@ export function makeSessionActions(deps: SessionActionDeps) {
         deps.notify(errorText(reply), "error");
         return false;
       }
-      const outcome = (reply.result as QueueOpAck).outcome;
+      const outcome = ackOf(reply, "queue.edit")?.outcome;
       if (outcome === "edited") return true;
       refill(blocksToDraft(blocks));
       deps.notify(
@@ -159,9 +164,9 @@ export function makeSessionActions(deps: SessionActionDeps) {
           );
           return n;
         }
-        const ack = reply.result as SendAck;
-        if (ack.duplicate) n.duplicate++;
-        else if (ack.queued) n.queued++;
+        const ack = ackOf(reply, "message.send");
+        if (ack?.duplicate) n.duplicate++;
+        else if (ack?.queued) n.queued++;
         else n.sent++;
       }
       if (n.duplicate === entries.length) deps.notify("Those messages were already re-queued.");
@@ -182,19 +187,20 @@ export function makeSessionActions(deps: SessionActionDeps) {
             ? { op: "mode.set", modeId: String(value) }
             : { op: "model.set", modelId: String(value) };
       const reply = await op(input);
-      if (reply.type === "ack" && reply.result["appliesNextTurn"]) deps.notify(`${spec.label} applies from the next turn`);
+      const ack = ackOf(reply, "config.set") ?? ackOf(reply, "mode.set") ?? ackOf(reply, "model.set");
+      if (ack?.appliesNextTurn) deps.notify(`${spec.label} applies from the next turn`);
       return reply;
     },
 
     async respond(requestId: string, optionId: string | null): Promise<OpReply> {
       const reply = await op({ op: "permission.respond", requestId, optionId });
-      if (reply.type === "ack" && reply.result["outcome"] === "already_resolved") deps.notify("Someone else already answered that request.");
+      if (ackOf(reply, "permission.respond")?.outcome === "already_resolved") deps.notify("Someone else already answered that request.");
       return reply;
     },
 
     async respondElicitation(requestId: string, action: ElicitationAction, content?: ElicitationContent): Promise<OpReply> {
       const reply = await op({ op: "elicitation.respond", requestId, action, ...(content ? { content } : {}) });
-      if (reply.type === "ack" && reply.result["outcome"] === "already_resolved") deps.notify("Someone else already answered that question.");
+      if (ackOf(reply, "elicitation.respond")?.outcome === "already_resolved") deps.notify("Someone else already answered that question.");
       return reply;
     },
   };

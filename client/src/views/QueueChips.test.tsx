@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor } from "@solidjs/testing-library";
 import { createSignal } from "solid-js";
 import { describe, expect, it, vi } from "vitest";
-import type { QueueEntry } from "../../../shared/viewer-protocol";
+import type { AckOf, ClientOpName, QueueEntry } from "../../../shared/viewer-protocol";
 import type { OpInput, OpReply } from "../connection/op-client";
 import { type Draft, EMPTY_DRAFT } from "../session/composer-logic";
 import { makeSessionActions } from "../session/session-actions";
@@ -16,13 +16,13 @@ const entry = (id: string, text: string, state: QueueEntry["state"] = "queued", 
   state,
 });
 const noop = () => {};
-const more = { onEdit: async () => true, onEditLost: noop, onRetry: noop };
+const more = { cancel: noop, takeBack: noop, steer: noop, move: noop, edit: async () => true, editLost: noop, retry: noop };
 
 describe("QueueChips", () => {
   it("one chip: clock, 'Queued', monospace preview, ✎ and ×; no steer unless advertised", () => {
     const onCancel = vi.fn();
     const onTakeBack = vi.fn();
-    render(() => <QueueChips entries={[entry("q1", "fix the tests")]} canAct steering={false} onCancel={onCancel} onTakeBack={onTakeBack} onSteer={noop} onMove={noop} {...more} />);
+    render(() => <QueueChips entries={[entry("q1", "fix the tests")]} canAct steering={false} actions={{ ...more, cancel: onCancel, takeBack: onTakeBack }} />);
     const chip = screen.getByTestId("queue-chip");
     expect(chip).toHaveTextContent("Queued");
     expect(chip.querySelector(".chip-preview")).toHaveTextContent("fix the tests");
@@ -36,7 +36,7 @@ describe("QueueChips", () => {
 
   it("a stack: one chip per entry labelled by position, steer per entry when the agent supports it", () => {
     const onSteer = vi.fn();
-    render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two")]} canAct steering onCancel={noop} onTakeBack={noop} onSteer={onSteer} onMove={noop} {...more} />);
+    render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two")]} canAct steering actions={{ ...more, steer: onSteer }} />);
     const chips = screen.getAllByTestId("queue-chip");
     expect(chips.map((c) => c.querySelector(".chip-label")?.textContent)).toEqual(["Queued · 1", "Queued · 2"]);
     const steers = screen.getAllByTestId("chip-steer");
@@ -49,7 +49,7 @@ describe("QueueChips", () => {
     const onMove = vi.fn();
     // The parent's entries never change here (no room): each move's pending order clears once it settles.
     const settle = () => new Promise((r) => setTimeout(r, 0));
-    render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two"), entry("c", "three")]} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={onMove} {...more} />);
+    render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two"), entry("c", "three")]} canAct steering={false} actions={{ ...more, move: onMove }} />);
     const chip = (id: string) => screen.getAllByTestId("queue-chip").find((c) => c.dataset["entryId"] === id)!;
     fireEvent.keyDown(chip("c"), { key: "ArrowUp", altKey: true });
     expect(onMove).toHaveBeenLastCalledWith("c", "b");
@@ -79,7 +79,7 @@ describe("QueueChips", () => {
     const onMove = vi.fn(async () => {
       setEntries((l) => [l[1]!, l[0]!]);
     });
-    render(() => <QueueChips entries={entries()} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={onMove} {...more} />);
+    render(() => <QueueChips entries={entries()} canAct steering={false} actions={{ ...more, move: onMove }} />);
     const b = screen.getAllByTestId("queue-chip")[1]!;
     b.focus();
     fireEvent.keyDown(b, { key: "ArrowUp", altKey: true });
@@ -89,7 +89,7 @@ describe("QueueChips", () => {
 
   it("keyboard focus is back on a moved chip at once, before the room answers", async () => {
     const onMove = vi.fn(() => new Promise<void>(() => {}));
-    render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two"), entry("c", "three")]} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={onMove} {...more} />);
+    render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two"), entry("c", "three")]} canAct steering={false} actions={{ ...more, move: onMove }} />);
     const c = screen.getAllByTestId("queue-chip")[2]!;
     c.focus();
     fireEvent.keyDown(c, { key: "ArrowUp", altKey: true });
@@ -105,7 +105,7 @@ describe("QueueChips", () => {
     // The ack resolves first: the optimistic order is dropped and the old order shows again…
     const onMove = vi.fn(async () => {});
     const settle = () => new Promise((r) => setTimeout(r, 0));
-    render(() => <QueueChips entries={entries()} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={onMove} {...more} />);
+    render(() => <QueueChips entries={entries()} canAct steering={false} actions={{ ...more, move: onMove }} />);
     const c = screen.getAllByTestId("queue-chip")[2]!;
     c.focus();
     fireEvent.keyDown(c, { key: "ArrowUp", altKey: true });
@@ -130,7 +130,7 @@ describe("QueueChips", () => {
 
   it("a grip drag (touch or mouse pointer) moves an entry; the others slide to open the gap", () => {
     const onMove = vi.fn(() => new Promise<void>(() => {}));
-    render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two"), entry("c", "three")]} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={onMove} {...more} />);
+    render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two"), entry("c", "three")]} canAct steering={false} actions={{ ...more, move: onMove }} />);
     const chips = screen.getAllByTestId("queue-chip");
     // jsdom has no layout: chips 48 px tall, 54 px apart.
     chips.forEach((c, i) => (c.getBoundingClientRect = () => ({ top: i * 54, height: 48, bottom: i * 54 + 48, left: 0, right: 300, width: 300, x: 0, y: i * 54, toJSON: noop })));
@@ -154,7 +154,7 @@ describe("QueueChips", () => {
     const onMove = vi.fn();
     // One array (a store's entries keep their identity; an inline literal would be new on every read).
     const entries = [entry("a", "one"), entry("b", "two")];
-    render(() => <QueueChips entries={entries} canAct steering onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={onMove} {...more} />);
+    render(() => <QueueChips entries={entries} canAct steering actions={{ ...more, move: onMove }} />);
     const [moreA, moreB] = screen.getAllByTestId("chip-more");
     fireEvent.click(moreB!);
     expect(moreB).toHaveAttribute("aria-expanded", "true");
@@ -169,7 +169,7 @@ describe("QueueChips", () => {
 
   it("a drag that ends where it began, or a cancelled pointer, moves nothing", () => {
     const onMove = vi.fn();
-    render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two")]} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={onMove} {...more} />);
+    render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two")]} canAct steering={false} actions={{ ...more, move: onMove }} />);
     const chips = screen.getAllByTestId("queue-chip");
     chips.forEach((c, i) => (c.getBoundingClientRect = () => ({ top: i * 54, height: 48, bottom: i * 54 + 48, left: 0, right: 300, width: 300, x: 0, y: i * 54, toJSON: noop })));
     const grip = chips[0]!.querySelector<HTMLElement>("[data-testid=chip-grip]")!;
@@ -191,11 +191,7 @@ describe("QueueChips", () => {
         steer={{ f: "failed" }}
         canAct
         steering
-        onCancel={noop}
-        onTakeBack={noop}
-        onSteer={noop}
-        onMove={noop}
-        {...more}
+        actions={more}
       />
     ));
     const chips = screen.getAllByTestId("queue-chip");
@@ -207,14 +203,14 @@ describe("QueueChips", () => {
   });
 
   it("read-only viewers see the chip without controls; entries by others name their author", () => {
-    render(() => <QueueChips entries={[entry("a", "one", "queued", { id: "x", name: "Xan" })]} viewerId="me" canAct={false} steering onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={noop} {...more} />);
+    render(() => <QueueChips entries={[entry("a", "one", "queued", { id: "x", name: "Xan" })]} viewerId="me" canAct={false} steering actions={more} />);
     expect(screen.getByTestId("queue-chip")).toHaveTextContent("Xan");
     expect(screen.queryByTestId("chip-cancel")).toBeNull();
     expect(screen.queryByTestId("chip-edit")).toBeNull();
   });
 
   it("renders nothing with an empty queue", () => {
-    render(() => <QueueChips entries={[]} canAct steering onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={noop} {...more} />);
+    render(() => <QueueChips entries={[]} canAct steering actions={more} />);
     expect(screen.queryByTestId("queue-chip")).toBeNull();
   });
 });
@@ -240,11 +236,7 @@ describe("QueueChips wired to the session actions", () => {
           entries={queue()}
           canAct
           steering={false}
-          onCancel={(id) => void actions.cancel(id)}
-          onTakeBack={(id) => void actions.takeBack(id)}
-          onSteer={noop}
-          onMove={noop}
-          {...more}
+          actions={actions}
         />
         <Sender draft={draft()} onDraft={setDraft} turnActive canAct config={null} onSend={noop} onStop={noop} onSelect={noop} />
       </>
@@ -286,7 +278,7 @@ describe("QueueChips: edit in place (depth > 1)", () => {
   it("✎ opens an inline editor prefilled with the entry; Enter saves through onEdit and closes", async () => {
     const onEdit = vi.fn(async () => true);
     const onTakeBack = vi.fn();
-    render(() => <QueueChips entries={three()} queueDepth={3} canAct steering={false} onCancel={noop} onTakeBack={onTakeBack} onSteer={noop} onMove={noop} onEdit={onEdit} onEditLost={noop} onRetry={noop} />);
+    render(() => <QueueChips entries={three()} queueDepth={3} canAct steering={false} actions={{ ...more, takeBack: onTakeBack, edit: onEdit }} />);
     const edit = screen.getAllByTestId("chip-edit")[1]!;
     expect(edit).toHaveAccessibleName("Edit queued message");
     fireEvent.click(edit);
@@ -305,7 +297,7 @@ describe("QueueChips: edit in place (depth > 1)", () => {
   it("Escape and Cancel close without saving; Save is disabled for empty text; 'To draft' takes it back", () => {
     const onEdit = vi.fn(async () => true);
     const onTakeBack = vi.fn();
-    render(() => <QueueChips entries={three()} queueDepth={3} canAct steering={false} onCancel={noop} onTakeBack={onTakeBack} onSteer={noop} onMove={noop} onEdit={onEdit} onEditLost={noop} onRetry={noop} />);
+    render(() => <QueueChips entries={three()} queueDepth={3} canAct steering={false} actions={{ ...more, takeBack: onTakeBack, edit: onEdit }} />);
     fireEvent.click(screen.getAllByTestId("chip-edit")[0]!);
     fireEvent.keyDown(screen.getByTestId("chip-editor-input"), { key: "Escape" });
     expect(screen.queryByTestId("chip-editor")).toBeNull();
@@ -322,7 +314,7 @@ describe("QueueChips: edit in place (depth > 1)", () => {
 
   it("the editor stays open when the save fails (nothing typed is lost)", async () => {
     const onEdit = vi.fn(async () => false);
-    render(() => <QueueChips entries={three()} queueDepth={3} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={noop} onEdit={onEdit} onEditLost={noop} onRetry={noop} />);
+    render(() => <QueueChips entries={three()} queueDepth={3} canAct steering={false} actions={{ ...more, edit: onEdit }} />);
     fireEvent.click(screen.getAllByTestId("chip-edit")[0]!);
     fireEvent.input(screen.getByTestId("chip-editor-input"), { target: { value: "kept" } });
     fireEvent.click(screen.getByTestId("chip-edit-save"));
@@ -334,7 +326,7 @@ describe("QueueChips: edit in place (depth > 1)", () => {
   it("the entry leaving the queue under a changed editor hands the text over once; an unchanged one just closes", () => {
     const [entries, setEntries] = createSignal(three());
     const onEditLost = vi.fn();
-    render(() => <QueueChips entries={entries()} queueDepth={3} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={noop} onEdit={async () => true} onEditLost={onEditLost} onRetry={noop} />);
+    render(() => <QueueChips entries={entries()} queueDepth={3} canAct steering={false} actions={{ ...more, editLost: onEditLost }} />);
     fireEvent.click(screen.getAllByTestId("chip-edit")[0]!);
     fireEvent.input(screen.getByTestId("chip-editor-input"), { target: { value: "one, better" } });
     setEntries((l) => l.slice(1));
@@ -348,7 +340,7 @@ describe("QueueChips: edit in place (depth > 1)", () => {
 
   it("says so when another viewer changed the entry under the editor", () => {
     const [entries, setEntries] = createSignal(three());
-    render(() => <QueueChips entries={entries()} queueDepth={3} canAct steering={false} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={noop} {...more} />);
+    render(() => <QueueChips entries={entries()} queueDepth={3} canAct steering={false} actions={more} />);
     fireEvent.click(screen.getAllByTestId("chip-edit")[1]!);
     expect(screen.getByTestId("chip-editor")).not.toHaveTextContent(/someone else/);
     setEntries((l) => [l[0]!, { ...l[1]!, blocks: [{ type: "text", text: "two (theirs)" }] }, l[2]!]);
@@ -361,7 +353,7 @@ describe("QueueChips: unconfirmed steer", () => {
     const onRetry = vi.fn();
     const [active, setActive] = createSignal(true);
     render(() => (
-      <QueueChips entries={[entry("i", "maybe", "indeterminate")]} canAct steering={active()} turnActive={active()} onCancel={noop} onTakeBack={noop} onSteer={noop} onMove={noop} onEdit={async () => true} onEditLost={noop} onRetry={onRetry} />
+      <QueueChips entries={[entry("i", "maybe", "indeterminate")]} canAct steering={active()} turnActive={active()} actions={{ ...more, retry: onRetry }} />
     ));
     const chip = screen.getByTestId("queue-chip");
     expect(chip).toHaveTextContent("Unconfirmed");
@@ -392,7 +384,7 @@ describe("session actions: edit, retry, re-queue", () => {
     });
     return { actions, sent, notify, draft };
   }
-  const ack = (op: string, result: Record<string, unknown>): OpReply => ({ type: "ack", rid: "r", op, result });
+  const ack = <K extends ClientOpName>(op: K, result: AckOf<K>): OpReply => ({ type: "ack", rid: "r", op, result }) as OpReply;
 
   it("edit sends queue.edit with the new text (attachments kept) and leaves the draft alone", async () => {
     const image = { type: "image" as const, mimeType: "image/png", data: "AA" };

@@ -4,6 +4,7 @@ import ArrowLeft from "lucide-solid/icons/arrow-left";
 import CloudOff from "lucide-solid/icons/cloud-off";
 import Eye from "lucide-solid/icons/eye";
 import { createEffect, createResource, createSignal, type JSX, onCleanup, Show } from "solid-js";
+import { ackOf } from "../connection/op-client";
 import { api } from "../lib/api";
 import { shortPath } from "../lib/format";
 import { toast } from "../lib/toasts";
@@ -38,7 +39,7 @@ function Session(props: { id: string }) {
       if (reply.type === "error") {
         actions.restore([{ blocks: op.blocks }]);
         toast(errorText(reply), "error");
-      } else if (reply.result["queued"]) toast(QUEUED_TOAST);
+      } else if (ackOf(reply, "message.send")?.queued) toast(QUEUED_TOAST);
     },
   });
   const actions = makeSessionActions({ request: socket.request, draft, setDraft, notify: toast });
@@ -205,13 +206,7 @@ function Session(props: { id: string }) {
           queueDepth={state.config?.queueDepth ?? 1}
           steer={state.steer}
           viewerId={state.viewer?.id}
-          onCancel={(id) => void actions.cancel(id)}
-          onTakeBack={(id) => void takeBack(id)}
-          onSteer={(id) => void actions.steer(id)}
-          onMove={(id, before) => actions.move(id, before)}
-          onEdit={(entry, text) => actions.edit(entry, text)}
-          onEditLost={(entry, text) => actions.editLost(entry, text)}
-          onRetry={(id) => void actions.retry(id)}
+          actions={{ ...actions, takeBack }}
         />
         <Sender
           draft={draft()}

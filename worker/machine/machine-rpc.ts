@@ -1,0 +1,14 @@
+/** What the Worker and the SessionRooms call on a Machine (its DO RPC surface), declared apart from the DO. */
+import type { MachineCommand } from "../../shared/tunnel-protocol";
+import type { DispatchOptions, DispatchResult } from "./dispatch-result";
+
+export interface MachineRpc extends Rpc.DurableObjectBranded {
+  /** The daemon's tunnel upgrade (the Worker checked the machine token). */
+  fetch(request: Request): Promise<Response>;
+  /** A room's command for the daemon: budget check, numbered, sent now or kept until the daemon is back. */
+  dispatch(sessionId: string, command: MachineCommand, opts: DispatchOptions): Promise<DispatchResult>;
+  status(): Promise<{ online: boolean; activeCount: number; budget: number; pendingDown: number; lastSeenUp: number }>;
+  setBudget(budget: number): Promise<void>;
+  /** Token revoked: close the tunnel now. */
+  disconnect(reason: string): Promise<void>;
+}

@@ -1,0 +1,91 @@
+/**
+ * The Machine's rules, without the runtime: what it takes from the tunnel, how a batch splits per room,
+ * what a failed room call means, and the per-machine active budget. machine-do.ts holds the socket,
+ * the stubs and the storage and applies these.
+ */
+import { MAX_TUNNEL_BACKLOG_BYTES } from "../../shared/limits";
+import type { DaemonEvent } from "../../shared/tunnel-protocol";
+import { ErrorCode } from "../../shared/viewer-protocol";
+import type { DispatchOptions, DispatchResult } from "./dispatch-result";
+
+export type Numbered = { n: number; event: DaemonEvent };
+
+/**
+ * Frames from the tunnel: resends (n ≤ the highest taken) are dropped; new ones are refused whole when
+ * they would push the unapplied backlog over MAX_TUNNEL_BACKLOG_BYTES (the daemon keeps and resends them).
+ */
+export function intake(
+  frames: readonly Numbered[],
+  highestTaken: number,
+  backlogBytes: number,
+  bytes: number,
+): { overloaded: true } | { overloaded: false; fresh: Numbered[]; highestTaken: number } {
+  if (frames.some((f) => f.n > highestTaken) && backlogBytes + bytes > MAX_TUNNEL_BACKLOG_BYTES) return { overloaded: true };
+  const fresh: Numbered[] = [];
+  let highest = highestTaken;
+  for (const f of frames) {
+    if (f.n <= highest) continue;
+    highest = f.n;
+    fresh.push(f);
+  }
+  return { overloaded: false, fresh, highestTaken: highest };
+}
+
+/**
+ * A batch split per room, order kept within each session. A daemon speaks only for sessions opened on
+ * its machine (`known`): events for any other are left out and reported in `foreign`. `ended`: sessions
+ * whose turn ended in this batch (they leave the active budget).
+ */
+export function splitBySession(batch: readonly Numbered[], known: (sessionId: string) => boolean) {
+  const bySession = new Map<string, Numbered[]>();
+  const foreign = new Set<string>();
+  const ended: string[] = [];
+  for (const f of batch) {
+    const sessionId = f.event.sessionId;
+    let group = bySession.get(sessionId);
+    if (!group) {
+      if (foreign.has(sessionId) || !known(sessionId)) {
+        foreign.add(sessionId);
+        continue;
+      }
+      bySession.set(sessionId, (group = []));
+    }
+    if (f.event.t === "turn.ended") ended.push(sessionId);
+    group.push(f);
+  }
+  return { bySession, foreign, ended };
+}
+
+/** Fields the Workers runtime sets on an error from a Durable Object call. */
+export type CallError = { remote?: boolean; retryable?: boolean; overloaded?: boolean; durableObjectReset?: boolean };
+
+/** Calls per batch to a room the runtime reports reset or transiently failed (each on a fresh stub). */
+export const ROOM_CALL_ATTEMPTS = 3;
+
+/**
+ * What a failed room call means. A reset or transient failure (the runtime's flags, or an error that did
+ * not come from the room's code) is retried — the room drops what it already committed — unless the room
+ * is overloaded or the attempts are spent (`unavailable`: nothing acked, the daemon resends later). An
+ * error the room's own code threw is a bug or a bad event a retry would only repeat: `dropped`.
+ */
+export function afterRoomError(err: unknown, attempt: number): "retry" | "dropped" | "unavailable" {
+  const e: CallError = typeof err === "object" && err !== null ? err : {};
+  const transient = e.durableObjectReset === true || e.retryable === true || e.overloaded === true || e.remote !== true;
+  if (!transient) return "dropped";
+  // An overloaded room is not called again at once; the daemon's reconnect backoff paces the retry.
+  if (e.overloaded === true || attempt >= ROOM_CALL_ATTEMPTS) return "unavailable";
+  return "retry";
+}
+
+/**
+ * The per-machine active budget: an idle send that starts a turn beyond it is refused; a queue flush
+ * (behind the session's own turn) and a session already counted add no concurrency.
+ */
+export function budgetRefusal(opts: DispatchOptions, sessionActive: boolean, activeCount: number, budget: number): DispatchResult | null {
+  if (!opts.startsTurn || opts.fromQueue || sessionActive || activeCount < budget) return null;
+  return {
+    ok: false,
+    code: ErrorCode.MACHINE_BUSY,
+    message: `this machine is already running ${budget} turn${budget === 1 ? "" : "s"}; try again when one finishes`,
+  };
+}

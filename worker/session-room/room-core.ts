@@ -1,0 +1,548 @@
+/**
+ * The SessionRoom's rules, over RoomStore and a port for effects; nothing from the Workers runtime.
+ * The Durable Object (session-room-do.ts) holds one RoomCore and does sockets, hibernation and RPC.
+ *
+ * Invariants
+ * - At most one turn runs: a prompt is forwarded only when `turn` is null, and `turn` is set
+ *   synchronously before the forward is awaited, so a concurrent send parks instead.
+ * - The user_message echo is emitted only after the daemon accepted the prompt, and daemon events
+ *   wait for an in-flight forward (`inflight`), so the echo always precedes the agent's output.
+ * - Flush order: queue_state{flushed:true} → user_message → (prompt forwarded, already accepted).
+ * - Stop drops the queue (returned in `dropped`) and never auto-sends it.
+ * - Daemon events apply exactly once: a cursor of the daemon's `n` commits with their effects.
+ * - The agent's config is the daemon's (config.state / session.ready); the room never recomputes it.
+ *
+ * Where the other rules live: queue ops and limits in queue-rules.ts, permission requests in
+ * permissions.ts, agent forms in elicitations.ts, config writes and settings in config-rules.ts, status in room-status.ts, the
+ * (re)connect replay in room-replay.ts.
+ */
+import { assertNever } from "../../shared/assert-never";
+import { mergePrompts, type PromptBlock } from "../../shared/blocks";
+import { settingsFromConfig } from "../../shared/session-settings";
+import type { DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
+import {
+  type AckOf,
+  type Author,
+  type ClientOp,
+  type ClientOpName,
+  ErrorCode,
+  type EventOf,
+  LOGGED_KINDS,
+  type SendAck,
+  type SessionEvent,
+  type SessionState,
+  type Viewer,
+} from "../../shared/viewer-protocol";
+import type { DispatchOptions, DispatchResult, MachineStatus } from "../machine/dispatch-result";
+import { configCommand, configState, type ConfigOp, DEFAULT_SETTINGS, roomSettings, settingsAfter } from "./config-rules";
+import { answerElicitation, cancelOpenElicitations, elicitationRequested, elicitationWithdrawn } from "./elicitations";
+import { answerPermission, cancelPendingPermissions, permissionRequested, permissionWithdrawn } from "./permissions";
+import { cancelEntry, dropAll, editEntry, fateOutcome, moveEntry, type QueueCtx, queueBytesExceeded, queueFullReason } from "./queue-rules";
+import { replay } from "./room-replay";
+import { currentStatus, type SessionStatusEvent, statusKey } from "./room-status";
+import { Fate, type RoomStore, type SessionMeta } from "./room-store";
+
+/** Effects of the room on the world: viewers, the Machine, the directory, the clock. */
+export interface RoomPort {
+  /** The same text to every connected viewer. */
+  broadcast(text: string): void;
+  /** A command for the session's daemon through its Machine (budget, numbering, delivery). */
+  dispatch(machineId: string, sessionId: string, command: MachineCommand, opts: DispatchOptions): Promise<DispatchResult>;
+  /** The directory's copy of the session's status / last activity (best effort, not awaited). */
+  directoryStatus(sessionId: string, state: SessionState): void;
+  directoryActivity(sessionId: string, at: number): void;
+  now(): number;
+  newId(): string;
+}
+
+/** Answers to the one viewer that sent an op. */
+export interface Replier {
+  ack<K extends ClientOpName>(op: { op: K; rid: string }, result: AckOf<K>): void;
+  error(rid: string | null, code: ErrorCode, message: string): void;
+}
+
+type OpOf<K extends ClientOpName> = Extract<ClientOp, { op: K }>;
+type SendOutcome = { ok: true; ack: SendAck } | { ok: false; code: ErrorCode; message: string };
+type Message = { id: string; blocks: PromptBlock[]; author: Author };
+
+export class RoomCore {
+  /** A prompt forward awaiting the Machine; daemon events wait for it (echo before output). */
+  private inflight: Promise<unknown> | null = null;
+  /** Sends by id currently being forwarded: a duplicate arriving meanwhile gets the same answer. */
+  private readonly sendsInFlight = new Map<string, Promise<SendOutcome>>();
+  /** Frames emitted during a synchronous run of daemon events, sent as one message when it ends. */
+  private outgoing: string[] | null = null;
+  private readonly queueCtx: QueueCtx;
+
+  constructor(
+    private readonly store: RoomStore,
+    private readonly port: RoomPort,
+  ) {
+    this.queueCtx = { store, emitQueue: (flushed) => this.emitQueue(flushed) };
+  }
+
+  // ================================================================ from the Worker
+
+  /** Creates the session (idempotent) and asks the machine to open it. */
+  async init(meta: SessionMeta): Promise<void> {
+    if (this.store.session()) return;
+    this.store.setMeta("session", meta);
+    this.store.setMeta("settings", DEFAULT_SETTINGS);
+    this.store.setMeta("machine_online", true);
+    await this.openAgentSession();
+  }
+
+  info(): { exists: boolean; status: SessionStatusEvent; queueLength: number; headSeq: number } {
+    return {
+      exists: this.store.session() !== null,
+      status: currentStatus(this.store),
+      queueLength: this.store.queueLength(),
+      headSeq: this.store.headSeq(),
+    };
+  }
+
+  /** Replays state to a joining viewer; the caller adds its socket to the live set in the same step. */
+  replay(viewer: Viewer, after: number, send: (text: string) => void): void {
+    replay(this.store, viewer, after, { sessionId: this.sessionId(), config: configState(this.store), status: currentStatus(this.store) }, send);
+  }
+
+  // ================================================================ viewer ops
+
+  async handleOp(viewer: Viewer, op: ClientOp, reply: Replier): Promise<void> {
+    if (viewer.role === "viewer") return reply.error(op.rid, ErrorCode.FORBIDDEN, "viewers are read-only in this session");
+    switch (op.op) {
+      case "message.send":
+        return this.onSend(viewer, op, reply);
+      case "queue.cancel":
+        return reply.ack(op, cancelEntry(this.queueCtx, op.id));
+      case "queue.edit": {
+        const queue = this.store.queue();
+        const full = queue.some((e) => e.id === op.id) ? queueBytesExceeded(queue, op.id, op.blocks) : null;
+        if (full) return reply.error(op.rid, ErrorCode.QUEUE_FULL, full);
+        return reply.ack(op, editEntry(this.queueCtx, op.id, op.blocks));
+      }
+      case "queue.move":
+        return reply.ack(op, moveEntry(this.queueCtx, op.id, op.before ?? null));
+      case "queue.steer":
+        return this.onQueueSteer(op, reply);
+      case "turn.cancel":
+        return this.onTurnCancel(op, reply);
+      case "config.set":
+      case "mode.set":
+      case "model.set":
+        return this.onConfig(op, reply);
+      case "permission.respond":
+        return this.onPermission(viewer, op, reply);
+      case "elicitation.respond":
+        return this.onElicitation(viewer, op, reply);
+      case "settings.set": {
+        const settings = settingsAfter(roomSettings(this.store), op);
+        this.store.setMeta("settings", settings);
+        this.emit({ kind: "config_state", config: configState(this.store) });
+        return reply.ack(op, { outcome: "saved", settings });
+      }
+      default:
+        assertNever(op);
+    }
+  }
+
+  // ---------------------------------------------------------------- send / queue / flush
+
+  private async onSend(viewer: Viewer, op: OpOf<"message.send">, reply: Replier): Promise<void> {
+    const settled = this.store.settled(op.id);
+    if (settled) return reply.ack(op, { ...settled.ack, duplicate: true });
+    const running = this.sendsInFlight.get(op.id);
+    if (running) {
+      const r = await running;
+      return r.ok ? reply.ack(op, { ...r.ack, duplicate: true }) : reply.error(op.rid, r.code, r.message);
+    }
+    const p = this.admitSend({ id: op.id, blocks: op.blocks, author: { id: viewer.id, name: viewer.name } });
+    this.sendsInFlight.set(op.id, p);
+    try {
+      const r = await p;
+      if (r.ok) reply.ack(op, r.ack);
+      else reply.error(op.rid, r.code, r.message);
+    } finally {
+      this.sendsInFlight.delete(op.id);
+    }
+  }
+
+  /** Idle → forward now; busy (or the agent not ready yet) → park in the queue; full → refuse. */
+  private async admitSend(m: Message): Promise<SendOutcome> {
+    const fail = (code: ErrorCode, message: string): SendOutcome => ({ ok: false, code, message });
+    if (!this.store.session()) return fail(ErrorCode.NOT_FOUND, "no such session");
+    const failed = this.store.getMeta("failed");
+    if (failed) return fail(ErrorCode.SESSION_NOT_READY, `the agent session failed: ${failed}`);
+    const turn = this.store.turn();
+    if (!this.machineOnline() && !turn) return fail(ErrorCode.MACHINE_OFFLINE, "the machine is offline; the message was not sent");
+
+    const ready = this.store.getMeta("agent_session_id") !== null;
+    if (turn !== null || !ready) {
+      const full = queueFullReason(this.store, roomSettings(this.store).queueDepth) ?? queueBytesExceeded(this.store.queue(), m.id, m.blocks);
+      if (full) return fail(ErrorCode.QUEUE_FULL, full);
+      this.store.enqueue({ ...m, createdAt: this.port.now(), state: "queued" });
+      const ack = { queued: true, position: this.store.queueLength() };
+      this.store.settle(m.id, Fate.queued, { queued: true });
+      this.emitQueue(false);
+      return { ok: true, ack };
+    }
+    const res = await this.startTurn([m], false, () => {});
+    if (!res.ok) return fail(res.code, res.message);
+    this.store.settle(m.id, Fate.sent, { queued: false });
+    return { ok: true, ack: { queued: false } };
+  }
+
+  /**
+   * Reserves the turn, forwards the prompt, and on acceptance runs `beforeEcho` then emits the
+   * user_message echo(s) and the active status. On refusal the reservation is released.
+   */
+  private async startTurn(messages: Message[], fromQueue: boolean, beforeEcho: () => void): Promise<DispatchResult> {
+    const session = this.store.session()!;
+    const first = messages[0]!;
+    const turnId = this.port.newId();
+    const blocks = messages.length === 1 ? first.blocks : mergePrompts(messages.map((m) => m.blocks));
+    this.store.setTurn({ turnId, messageId: first.id, startedAt: this.port.now(), cancelRequested: false });
+    const forward = this.dispatch(
+      { t: "prompt", sessionId: session.sessionId, turnId, messageId: first.id, blocks },
+      { startsTurn: true, fromQueue },
+    );
+    this.inflight = forward;
+    let res: DispatchResult;
+    try {
+      res = await forward;
+    } finally {
+      if (this.inflight === forward) this.inflight = null;
+    }
+    if (!res.ok) {
+      if (this.store.turn()?.turnId === turnId) this.store.setTurn(null);
+      return res;
+    }
+    beforeEcho();
+    const at = this.port.now();
+    for (const m of messages) this.emit({ kind: "user_message", id: m.id, blocks: m.blocks, author: m.author, at });
+    this.emitStatus();
+    this.port.directoryActivity(session.sessionId, at);
+    return res;
+  }
+
+  /** On busy→idle: forward the head of the queue (or all of it, merged). */
+  private async maybeFlush(): Promise<void> {
+    if (this.store.turn() || !this.machineOnline() || this.store.getMeta("agent_session_id") === null) return;
+    if (this.store.getMeta("failed")) return;
+    const ready = this.store.queue().filter((e) => e.state === "queued");
+    if (!ready.length) return;
+    const take = roomSettings(this.store).mergeQueued ? ready : [ready[0]!];
+    for (const e of take) this.store.removeFromQueue(e.id);
+    const res = await this.startTurn(take, true, () => {
+      for (const e of take) this.store.settle(e.id, Fate.sent, { queued: true });
+      this.emitQueue(true);
+    });
+    if (!res.ok) {
+      for (const e of [...take].reverse()) this.store.requeueAtHead(e);
+      this.emit({ kind: "notice", level: "warn", text: `Queued message not sent yet: ${res.message}` });
+    }
+  }
+
+  private async onQueueSteer(op: OpOf<"queue.steer">, reply: Replier): Promise<void> {
+    if (!this.store.agentConfig().steering) return reply.error(op.rid, ErrorCode.NOT_SUPPORTED, "this agent does not support steering");
+    const entry = this.store.queue().find((e) => e.id === op.id);
+    if (!entry) return reply.ack(op, fateOutcome(this.store, op.id));
+    if (entry.state === "steering") return reply.ack(op, { outcome: "steering" });
+    if (!this.store.turn()) {
+      // Idle: an unconfirmed entry's explicit retry runs it as the next turn (never automatic).
+      if (entry.state !== "indeterminate") return reply.error(op.rid, ErrorCode.NOT_SUPPORTED, "no running turn to steer into");
+      this.store.setQueuedState(op.id, "queued");
+      this.store.reorder([op.id, ...this.store.queue().map((e) => e.id).filter((x) => x !== op.id)]);
+      this.emitQueue(false);
+      reply.ack(op, { outcome: "requeued" });
+      return this.maybeFlush();
+    }
+    this.store.setQueuedState(op.id, "steering");
+    this.emitQueue(false);
+    const res = await this.dispatch({ t: "steer", sessionId: this.sessionId(), entryId: op.id, blocks: entry.blocks }, {});
+    if (!res.ok) {
+      this.store.setQueuedState(op.id, entry.state);
+      this.emitQueue(false);
+      return reply.error(op.rid, res.code, res.message);
+    }
+    reply.ack(op, { outcome: "steering" });
+  }
+
+  /** The agent's answer to a steer: delivered → the entry leaves with its echo; refused → queued again. */
+  private async onSteerResult(entryId: string, outcome: EventOf<"steer_result">["outcome"]): Promise<void> {
+    const entry = this.store.queue().find((e) => e.id === entryId);
+    switch (outcome) {
+      case "injected":
+      case "startedNewTurn":
+        if (entry) {
+          this.store.removeFromQueue(entryId);
+          this.store.settle(entryId, Fate.sent, { queued: true });
+          this.emitQueue(true);
+          this.emit({ kind: "user_message", id: entry.id, blocks: entry.blocks, author: entry.author, at: this.port.now() });
+        }
+        break;
+      case "promptRequired":
+      case "failed":
+        if (entry) {
+          this.store.setQueuedState(entryId, "queued");
+          this.emitQueue(false);
+        }
+        break;
+      case "indeterminate":
+        if (entry) {
+          this.store.setQueuedState(entryId, "indeterminate");
+          this.emitQueue(false);
+        }
+        break;
+      default:
+        assertNever(outcome);
+    }
+    this.emit({ kind: "steer_result", id: entryId, outcome });
+    // The turn may have ended while the entry was out for steering: it runs next, not never.
+    if (outcome === "promptRequired" || outcome === "failed") await this.maybeFlush();
+  }
+
+  /** Stop: drop the queue (returned to viewers), then cancel the running turn. */
+  private async onTurnCancel(op: OpOf<"turn.cancel">, reply: Replier): Promise<void> {
+    const dropped = dropAll(this.store);
+    const turn = this.store.turn();
+    if (dropped.length || turn) this.emit({ kind: "queue_state", entries: [], flushed: false, dropped });
+    if (!turn) return reply.ack(op, { outcome: "idle", dropped });
+    this.store.setTurn({ ...turn, cancelRequested: true });
+    await this.dispatch({ t: "cancel", sessionId: this.sessionId() }, { deliverWhenOnline: true });
+    reply.ack(op, { outcome: "cancelled", dropped });
+  }
+
+  // ---------------------------------------------------------------- config / permissions
+
+  /** Config writes are never busy-gated: forwarded now, labelled "applies from the next turn" mid-turn. */
+  private async onConfig(op: ConfigOp, reply: Replier): Promise<void> {
+    const c = configCommand(this.store.agentConfig(), op, this.sessionId());
+    if (!c.ok) return reply.error(op.rid, ErrorCode.NOT_SUPPORTED, c.message);
+    const res = await this.dispatch(c.command, {});
+    if (!res.ok) return reply.error(op.rid, res.code, res.message);
+    reply.ack(op, { outcome: "forwarded", appliesNextTurn: this.store.turn() !== null });
+  }
+
+  private async onPermission(viewer: Viewer, op: OpOf<"permission.respond">, reply: Replier): Promise<void> {
+    const answer = answerPermission(this.store, (e) => this.emit(e), { id: viewer.id, name: viewer.name }, op, this.sessionId());
+    if (!answer.ok) return reply.error(op.rid, answer.code, answer.message);
+    if (answer.forward) await this.dispatch(answer.forward, { deliverWhenOnline: true });
+    reply.ack(op, answer.ack);
+  }
+
+  private async onElicitation(viewer: Viewer, op: OpOf<"elicitation.respond">, reply: Replier): Promise<void> {
+    const answer = answerElicitation(this.store, (e) => this.emit(e), { id: viewer.id, name: viewer.name }, op, this.sessionId());
+    if (!answer.ok) return reply.error(op.rid, answer.code, answer.message);
+    if (answer.forward) await this.dispatch(answer.forward, { deliverWhenOnline: true });
+    reply.ack(op, answer.ack);
+  }
+
+  // ================================================================ from the Machine
+
+  async onDaemonEvents(epoch: string, batch: { n: number; event: DaemonEvent }[]): Promise<void> {
+    while (this.inflight) await this.inflight;
+    let i = 0;
+    while (i < batch.length) {
+      // One synchronous run of events, up to one that awaits (a flush): the cursor is read once and
+      // written once, in the same step as the events' effects (they commit together), and viewers get
+      // the run's frames as one message. Re-read after an await: another delivery may have interleaved.
+      const cursor = this.store.getMeta("daemon_cursor");
+      let last: number | null = null;
+      let awaited: Promise<void> | void = undefined;
+      this.outgoing = [];
+      this.store.beginRun();
+      try {
+        while (i < batch.length && !awaited) {
+          const { n, event } = batch[i++]!;
+          if (cursor && cursor.epoch === epoch && n <= cursor.n) continue;
+          last = n;
+          awaited = this.applyDaemonEvent(event);
+        }
+      } finally {
+        this.store.endRun();
+        if (last !== null) this.store.setMeta("daemon_cursor", { epoch, n: last });
+        this.flushOutgoing();
+      }
+      if (awaited) await awaited;
+    }
+  }
+
+  async onMachineStatus(status: MachineStatus): Promise<void> {
+    if (!this.store.session()) return;
+    this.store.setMeta("machine_online", status.online);
+    if (!status.online) {
+      this.emitStatus();
+      return;
+    }
+    const live = status.liveSessionIds.includes(this.sessionId());
+    if (!live || status.restarted) {
+      const turn = this.store.turn();
+      if (turn) {
+        this.store.setTurn(null);
+        this.cancelPermissions();
+        this.emit({ kind: "turn_error", message: "The agent restarted; the running turn was lost.", code: "AGENT_RESTARTED" });
+      }
+      const agentSessionId = this.store.getMeta("agent_session_id");
+      if (agentSessionId !== null) {
+        this.store.setMeta("resume_from", agentSessionId);
+        this.store.setMeta("agent_session_id", null);
+      }
+      await this.openAgentSession();
+      return;
+    }
+    this.emitStatus();
+    await this.maybeFlush();
+  }
+
+  /** Applies one daemon event; returns a promise only when the event has to await (a flush). */
+  private applyDaemonEvent(event: DaemonEvent): Promise<void> | void {
+    switch (event.t) {
+      case "session.ready": {
+        const resumedFrom = this.store.getMeta("resume_from");
+        this.store.setMeta("agent_session_id", event.agentSessionId);
+        this.store.setMeta("resume_from", null);
+        this.store.setMeta("failed", null);
+        this.store.setMeta("failed_auth", null);
+        this.store.setMeta("agent_config", event.config);
+        if (resumedFrom)
+          this.emit({
+            kind: "notice",
+            level: event.resumed ? "info" : "warn",
+            text: event.resumed
+              ? "The agent restarted; the session was resumed."
+              : "The agent restarted and could not resume; it starts fresh (earlier messages are not in its context).",
+          });
+        this.emit({ kind: "config_state", config: configState(this.store) });
+        this.emitStatus();
+        return this.maybeFlush();
+      }
+      case "session.failed":
+        this.store.setMeta("failed", event.message);
+        this.store.setMeta("failed_auth", event.authMethods?.length ? event.authMethods : null);
+        this.emitStatus();
+        return;
+      case "session.notice":
+        this.emit({ kind: "notice", level: event.level, text: event.text });
+        return;
+      case "session.update":
+        // Relayed as is. Config changes it carries arrive from the daemon as `config.state` too.
+        this.emit({ kind: "acp", update: event.update });
+        return;
+      case "turn.started":
+        return;
+      case "turn.ended": {
+        const turn = this.store.turn();
+        if (!turn || turn.turnId !== event.turnId) return;
+        this.store.setTurn(null);
+        if (event.error) this.emit({ kind: "turn_error", message: event.error, code: event.stopReason });
+        this.cancelPermissions();
+        this.emitStatus(event.stopReason);
+        this.port.directoryActivity(this.sessionId(), this.port.now());
+        return this.maybeFlush();
+      }
+      case "permission.request":
+        return permissionRequested(this.store, (e) => this.emit(e), event);
+      case "permission.cancelled":
+        return permissionWithdrawn(this.store, (e) => this.emit(e), event.requestId);
+      case "elicitation.request":
+        return elicitationRequested(this.store, (e) => this.emit(e), event);
+      case "elicitation.cancelled":
+        return elicitationWithdrawn(this.store, (e) => this.emit(e), event.requestId);
+      case "config.state":
+        this.store.setMeta("agent_config", event.config);
+        this.emit({ kind: "config_state", config: configState(this.store) });
+        return;
+      case "steer.result":
+        return this.onSteerResult(event.entryId, event.outcome);
+      case "command.failed": {
+        this.emit({ kind: "notice", level: "warn", text: `The daemon could not run ${event.command}: ${event.message}` });
+        if (event.command === "prompt" && this.store.turn()) {
+          this.store.setTurn(null);
+          this.emitStatus("error");
+          return this.maybeFlush();
+        }
+        return;
+      }
+      default:
+        return assertNever(event);
+    }
+  }
+
+  // ================================================================ helpers
+
+  private async openAgentSession(): Promise<void> {
+    const s = this.store.session()!;
+    this.emitStatus();
+    const resumeFrom = this.store.getMeta("resume_from");
+    const res = await this.dispatch(
+      {
+        t: "session.open",
+        sessionId: s.sessionId,
+        agentId: s.agentId,
+        cwd: s.cwd,
+        agentSessionId: resumeFrom,
+        // What the user had chosen: an agent reports its defaults after session/load.
+        restore: resumeFrom ? settingsFromConfig(this.store.agentConfig()) : null,
+      },
+      {},
+    );
+    if (!res.ok && res.code === ErrorCode.MACHINE_OFFLINE) {
+      this.store.setMeta("machine_online", false);
+      this.emitStatus();
+    }
+  }
+
+  /** Open permission requests and forms can no longer be answered usefully (turn end, Stop, restart). */
+  private cancelPermissions(): void {
+    cancelPendingPermissions(this.store, (e) => this.emit(e));
+    cancelOpenElicitations(this.store, (e) => this.emit(e));
+  }
+
+  private dispatch(command: MachineCommand, opts: DispatchOptions): Promise<DispatchResult> {
+    const s = this.store.session();
+    if (!s) return Promise.resolve({ ok: false, code: ErrorCode.NOT_FOUND, message: "no such session" });
+    return this.port.dispatch(s.machineId, s.sessionId, command, opts);
+  }
+
+  private sessionId(): string {
+    return this.store.session()!.sessionId;
+  }
+  private machineOnline(): boolean {
+    return this.store.getMeta("machine_online") ?? false;
+  }
+
+  /** Logs a session_status when the state changed (or a turn ended with a stop reason). */
+  private emitStatus(stopReason?: string): void {
+    const status = currentStatus(this.store);
+    const key = statusKey(status);
+    if (!stopReason && this.store.getMeta("status_key") === key) return;
+    this.store.setMeta("status_key", key);
+    this.emit(stopReason ? { ...status, stopReason } : status);
+    const s = this.store.session();
+    if (s) this.port.directoryStatus(s.sessionId, status.state);
+  }
+
+  private emitQueue(flushed: boolean): void {
+    this.emit({ kind: "queue_state", entries: this.store.queue(), flushed });
+  }
+
+  /** Logs (when a logged kind) and fans out to every viewer — or to `outgoing` during a run. */
+  private emit(event: SessionEvent): void {
+    const body = JSON.stringify(event);
+    // The event is serialised once: the same text goes to the log and into the frame.
+    const text = LOGGED_KINDS.has(event.kind)
+      ? `{"type":"event","seq":${this.store.append(event.kind, body)},"event":${body}}`
+      : `{"type":"state","event":${body}}`;
+    if (this.outgoing) this.outgoing.push(text);
+    else this.port.broadcast(text);
+  }
+
+  /** Sends what a run emitted: one frame as is, several as one `batch` frame. */
+  private flushOutgoing(): void {
+    const frames = this.outgoing;
+    this.outgoing = null;
+    if (!frames?.length) return;
+    this.port.broadcast(frames.length === 1 ? frames[0]! : `{"type":"batch","frames":[${frames.join(",")}]}`);
+  }
+}

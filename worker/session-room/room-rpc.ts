@@ -1,0 +1,18 @@
+/** What the Worker and the Machine call on a SessionRoom (its DO RPC surface), declared apart from the DO. */
+import type { DaemonEvent } from "../../shared/tunnel-protocol";
+import type { MachineStatus } from "../machine/dispatch-result";
+import type { SessionStatusEvent } from "./room-status";
+import type { SessionMeta } from "./room-store";
+
+export interface RoomRpc extends Rpc.DurableObjectBranded {
+  /** The viewer socket upgrade (the Worker checked identity, membership and Origin). */
+  fetch(request: Request): Promise<Response>;
+  /** Creates the session (idempotent) and asks the machine to open it. */
+  init(meta: SessionMeta): Promise<void>;
+  info(): Promise<{ exists: boolean; status: SessionStatusEvent; queueLength: number; headSeq: number }>;
+  /** Closes the user's sockets so they reconnect with their new role; returns how many. */
+  viewerAccessChanged(userId: string): Promise<number>;
+  /** The daemon's numbered events for this session, in order (duplicates dropped by the room). */
+  onDaemonEvents(epoch: string, batch: { n: number; event: DaemonEvent }[]): Promise<void>;
+  onMachineStatus(status: MachineStatus): Promise<void>;
+}
