@@ -1,3 +1,4 @@
+import { TUNNEL_PROTOCOL_VERSION } from "../../shared/protocol-version";
 import { describe, expect, it } from "vitest";
 import { MAX_BATCH_EVENTS } from "../../shared/limits";
 import type { DaemonEvent, DaemonFrame, MachineCommand, MachineFrame } from "../../shared/tunnel-protocol";
@@ -43,7 +44,7 @@ describe("tunnel link (the tunnel's protocol without a socket)", () => {
   it("hello carries the epoch and the last command seen; nothing numbered goes out before welcome", () => {
     const h = harness();
     expect(h.link.push(ev(1))).toBe(false);
-    expect(h.link.hello(HELLO)).toEqual({ type: "hello", epoch: "ep1", lastSeenDown: 0, ...HELLO });
+    expect(h.link.hello(HELLO)).toEqual({ type: "hello", epoch: "ep1", lastSeenDown: 0, protocolVersion: TUNNEL_PROTOCOL_VERSION, ...HELLO });
     expect(h.link.flush()).toBe(false);
     expect(h.ns()).toEqual([]);
     expect(h.from({ type: "welcome", machineId: "m1", lastSeenUp: 0 })).toEqual({ type: "welcome", machineId: "m1", resend: 1 });

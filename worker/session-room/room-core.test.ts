@@ -2,6 +2,7 @@
  * The room's rules, in plain Node: RoomCore over a RoomStore on an in-memory SQLite, with a recording
  * port (frames to viewers, commands to the Machine, directory writes, a fixed clock).
  */
+import { settingsFromConfig } from "../../shared/session-settings";
 import { describe, expect, it } from "vitest";
 import { framesOf } from "../../shared/fold";
 import { MAX_QUEUE_BYTES } from "../../shared/limits";
@@ -102,7 +103,7 @@ async function busyRoom(opts: { config?: AgentConfig } = {}) {
 describe("room core: opening", () => {
   it("init opens the agent session on the machine; session.ready makes it idle with the daemon's config", async () => {
     const r = await makeRoom({ ready: false });
-    expect(r.commands.map((c) => c.command)).toEqual([{ t: "session.open", sessionId: "s1", agentId: "demo", cwd: "/work", agentSessionId: null }]);
+    expect(r.commands.map((c) => c.command)).toEqual([{ t: "session.open", sessionId: "s1", agentId: "demo", cwd: "/work", agentSessionId: null, restore: null }]);
     expect(r.core.info().status).toEqual({ kind: "session_status", state: "starting" });
     await r.daemon({ t: "session.ready", sessionId: "s1", agentSessionId: "a1", config: CONFIG, resumed: false });
     expect(r.kinds()).toEqual(["config_state", "session_status"]);
@@ -432,7 +433,8 @@ describe("room core: daemon events and the machine", () => {
     await r.op({ op: "message.send", id: "q1", blocks: text("later") });
     await r.core.onMachineStatus({ online: true, liveSessionIds: ["s1"], restarted: true });
     expect(r.of("turn_error").at(-1)).toMatchObject({ code: "AGENT_RESTARTED" });
-    expect(r.commands.at(-1)!.command).toMatchObject({ t: "session.open", agentSessionId: "a1" });
+    // The reopen carries the session's settings: the agent reports its defaults after session/load.
+    expect(r.commands.at(-1)!.command).toMatchObject({ t: "session.open", agentSessionId: "a1", restore: settingsFromConfig(CONFIG) });
     expect(r.store.queue().map((e) => e.id)).toEqual(["q1"]);
     r.clear();
     await r.daemon({ t: "session.ready", sessionId: "s1", agentSessionId: "a1", config: CONFIG, resumed: true });
