@@ -77,6 +77,19 @@ export default defineConfig({
         },
       },
       {
+        // Real ACP agents (installed on demand into ~/.cache/baton-agents) against the fake model server:
+        // BATON_AGENTS picks them (default claude,codex; npm run test:agents runs all).
+        test: {
+          name: "agents",
+          environment: "node",
+          include: ["test/agents/**/*.test.ts"],
+          globalSetup: ["test/agents/global-setup.ts"],
+          fileParallelism: false,
+          testTimeout: 240_000,
+          hookTimeout: 900_000,
+        },
+      },
+      {
         test: {
           name: "e2e",
           environment: "node",

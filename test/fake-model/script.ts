@@ -143,7 +143,11 @@ export function shellArguments(tool: ToolSpec, command: string, description: str
   out[commandKey] = typeOf(props[commandKey]) === "array" ? ["bash", "-lc", command] : command;
   for (const [key, s] of Object.entries(props)) {
     if (key === commandKey) continue;
-    if (/^description$|^justification$|^summary$/.test(key)) out[key] = description;
+    if (/^description$|^summary$/.test(key)) out[key] = description;
+    // codex refuses a justification without an escalation request.
+    else if (key === "justification") {
+      if (escalate || required.has(key)) out[key] = description;
+    }
     else if (key === "sandbox_permissions" && escalate) out[key] = "require_escalated";
     else if (key === "with_escalated_permissions" && escalate) out[key] = true;
     else if (required.has(key)) {
