@@ -28,6 +28,8 @@ export type AgentHost = {
   open(sessionId: string, extra?: Partial<Extract<MachineCommand, { t: "session.open" }>>, timeoutMs?: number): Promise<Ready>;
   prompt(sessionId: string, turnId: string, text: string): number;
   ended(turnId: string, timeoutMs?: number, from?: number): Promise<Extract<DaemonEvent, { t: "turn.ended" }>>;
+  /** Waits for the turn's end, approving (allow once) every permission request on the way; returns how many it approved. */
+  endedApproving(turnId: string, from: number, timeoutMs?: number): Promise<{ ended: Extract<DaemonEvent, { t: "turn.ended" }>; approved: number }>;
   wire(): WireLine[];
   close(): Promise<void>;
 };
@@ -69,6 +71,20 @@ export function agentHost(id: AgentId, base: string, model: FakeModel, opts: { h
     },
     async ended(turnId, timeoutMs = TURN_MS, from = 0) {
       return (await rec.waitFor((x) => x.t === "turn.ended" && x.turnId === turnId, timeoutMs, from)) as Extract<DaemonEvent, { t: "turn.ended" }>;
+    },
+    async endedApproving(turnId, from, timeoutMs = TURN_MS) {
+      let approved = 0;
+      let at = from;
+      for (;;) {
+        const e = await rec.waitFor((x) => (x.t === "turn.ended" && x.turnId === turnId) || x.t === "permission.request", timeoutMs, at);
+        at = rec.events.indexOf(e) + 1;
+        if (e.t === "turn.ended") return { ended: e, approved };
+        if (e.t === "permission.request") {
+          const allow = e.options.find((o) => o.kind === "allow_once") ?? e.options.find((o) => o.kind.startsWith("allow"));
+          send({ t: "permission.respond", sessionId: e.sessionId, requestId: e.requestId, optionId: allow?.optionId ?? null });
+          approved++;
+        }
+      }
     },
     wire: () => readWire(logDir),
     close: () => host.closeAll(),

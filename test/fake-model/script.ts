@@ -3,6 +3,7 @@
  *
  * The script is keyed on the last user message's text:
  * - contains `baton-slow`    → a long answer streamed slowly (cancellable: the server stops when the client goes)
+ * - contains `baton-wait`    → an answer streamed over ~5 s (a turn that is still running when the next message comes)
  * - contains `baton-tool`    → a call of the shell tool the request offers running `echo baton-tool-ok`
  * - contains `baton-touch`   → a shell call that needs permission: `touch baton-was-here.txt` (asks to escalate where the tool can)
  * - contains `baton-settings`→ an answer naming the request's model and reasoning effort (proves mid-turn writes)
@@ -18,11 +19,12 @@ export const TOUCH_FILE = "baton-was-here.txt";
 export const ECHO_DESCRIPTION = "print a greeting";
 export const TOUCH_DESCRIPTION = "create a marker file";
 
-export const TRIGGERS = { slow: "baton-slow", tool: "baton-tool", touch: "baton-touch", settings: "baton-settings" } as const;
+export const TRIGGERS = { wait: "baton-wait", slow: "baton-slow", tool: "baton-tool", touch: "baton-touch", settings: "baton-settings" } as const;
 
 /** Slow stream pacing: long enough for a test to steer, stop or reload mid-turn; short enough to finish if nobody does. */
 export const SLOW_CHUNKS = 150;
 export const SLOW_CHUNK_MS = 200;
+export const WAIT_CHUNKS = 25;
 
 export type Api = "anthropic" | "responses" | "chat";
 
@@ -57,9 +59,12 @@ function textParts(content: unknown): string[] {
   return content.filter(isObj).flatMap((p) => (typeof p.text === "string" && ["text", "input_text", "output_text"].includes(str(p.type) || "text") ? [p.text] : []));
 }
 
-/** The user's own words: agents add `<system-reminder>` / `<environment_context>` blocks as separate parts or messages. */
+/**
+ * The user's own words: agents add `<system-reminder>` / `<environment_context>` / `<current_datetime>` blocks,
+ * as separate parts or messages or in front of the text.
+ */
 function userWords(parts: string[]): string | null {
-  const own = parts.map((p) => p.trim()).filter((p) => p && !p.startsWith("<"));
+  const own = parts.map((p) => p.replace(/<([A-Za-z_-]+)(\s[^>]*)?>[\s\S]*?<\/\1>/g, "").trim()).filter((p) => p && !p.startsWith("<"));
   return own.length ? own[own.length - 1]! : null;
 }
 
@@ -176,6 +181,10 @@ export function decide(v: RequestView): Reply {
   }
   if (text.includes(TRIGGERS.slow)) {
     const chunks = Array.from({ length: SLOW_CHUNKS }, (_, i) => `slow-${i + 1} `);
+    return { kind: "text", text: chunks.join(""), chunks, chunkMs: SLOW_CHUNK_MS };
+  }
+  if (text.includes(TRIGGERS.wait)) {
+    const chunks = Array.from({ length: WAIT_CHUNKS }, (_, i) => `wait-${i + 1} `);
     return { kind: "text", text: chunks.join(""), chunks, chunkMs: SLOW_CHUNK_MS };
   }
   if (text.includes(TRIGGERS.settings)) return { kind: "text", text: `Settings seen: model=${v.model} effort=${v.effort ?? "none"}`, chunkMs: 5 };

@@ -4,6 +4,7 @@
  * Completions (`POST /v1/chat/completions`, `GET /v1/models`), streamed as SSE. What it answers is in
  * script.ts; every request is recorded so a test can assert what the next model request carried.
  */
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { anthropicJson, anthropicStream, chatJson, chatStream, responsesJson, responsesStream, type Step } from "./encoders";
@@ -81,8 +82,14 @@ async function streamSteps(req: http.IncomingMessage, res: http.ServerResponse, 
 export async function startFakeModel(): Promise<FakeModel> {
   const requests: RecordedRequest[] = [];
   let waiters: { pred: (r: RecordedRequest) => boolean; resolve(r: RecordedRequest): void }[] = [];
+  // Debugging an agent's requests: FAKE_MODEL_DUMP=<dir> writes each one there as JSON.
+  const dump = process.env.FAKE_MODEL_DUMP;
   const record = (r: RecordedRequest) => {
     requests.push(r);
+    if (dump) {
+      fs.mkdirSync(dump, { recursive: true });
+      fs.writeFileSync(`${dump}/${String(r.seq).padStart(3, "0")}.json`, JSON.stringify(r, null, 1));
+    }
     waiters = waiters.filter((w) => (w.pred(r) ? (w.resolve(r), false) : true));
   };
 
