@@ -18,31 +18,41 @@ import { AGENT_PROFILES } from "./profiles";
 const AGENTS = selectedAgents().filter((id) => AGENT_PROFILES[id].fakeModel); // gemini: test/e2e/gemini-agent.test.ts
 const FIXES = process.env.BATON_AGENT_FIXES === "1";
 
-type Ctx = { id: AgentId; stack: Stack; model: FakeModel; run: AgentRun; base: string; logDir: string; sessionId: string; page: Page; v: NodeViewer };
+type Agent = { id: AgentId; model: FakeModel; run: AgentRun; logDir: string };
+type Ctx = Agent & { stack: Stack; sessionId: string; page: Page; v: NodeViewer };
 
 const tid = (page: Page, id: string) => page.getByTestId(id);
 
+// One stack for every agent of the run (its start, with the client's first compile, is the slow part);
+// each agent has its own fake model server and ACP log.
 let browser: Browser;
+let stack: Stack;
+let base: string;
+const agents = new Map<AgentId, Agent>();
+
 beforeAll(async () => {
-  browser = await launch();
-});
+  await ensureInstalled(AGENTS);
+  base = tmpDir("baton-e2e-agents-");
+  const custom = [];
+  for (const id of AGENTS) {
+    const model = await startFakeModel();
+    const run = agentRun(id, join(base, id), model.url);
+    const logDir = join(base, id, "acp-log");
+    agents.set(id, { id, model, run, logDir });
+    // A custom agent with the preset's id: the daemon runs it instead of looking for the preset.
+    custom.push({ id, command: process.execPath, args: [STDIO_RECORDER, logDir, "--", run.launch.command, ...run.launch.args], env: run.launch.env ?? {} });
+  }
+  const config = join(base, "baton-config.json");
+  writeFileSync(config, JSON.stringify({ agents: custom }));
+  [stack, browser] = await Promise.all([startTestStack({ ...FAST_DEMO, BATON_CONFIG: config }), launch()]);
+}, 900_000);
+
 afterAll(async () => {
   await browser?.close();
-});
-
-/** A stack whose daemon runs agent `id` (custom agent with the preset's id, behind the stdio recorder). */
-async function agentStack(id: AgentId): Promise<Omit<Ctx, "sessionId" | "page" | "v">> {
-  await ensureInstalled([id]);
-  const model = await startFakeModel();
-  const base = tmpDir(`baton-e2e-${id}-`);
-  const run = agentRun(id, base, model.url);
-  const logDir = join(base, "acp-log");
-  const config = join(base, "baton-config.json");
-  const agent = { id, command: process.execPath, args: [STDIO_RECORDER, logDir, "--", run.launch.command, ...run.launch.args], env: run.launch.env ?? {} };
-  writeFileSync(config, JSON.stringify({ agents: [agent] }));
-  const stack = await startTestStack({ ...FAST_DEMO, BATON_CONFIG: config });
-  return { id, stack, model, run, base, logDir };
-}
+  await stack?.stop();
+  for (const a of agents.values()) await a.model.close();
+  if (base) rmSync(base, { recursive: true, force: true });
+}, 60_000);
 
 async function createSession(url: string, agentId: string, cwd: string): Promise<string> {
   const { machines } = (await (await fetch(`${url}/api/machines`)).json()) as { machines: { id: string; online: boolean }[] };
@@ -87,12 +97,13 @@ function sessionNewId(wire: WireLine[]): string {
   return String((res?.msg.result as { sessionId?: unknown } | undefined)?.sessionId);
 }
 
-async function openSession(c: Omit<Ctx, "sessionId" | "page" | "v">): Promise<Ctx> {
-  const sessionId = await createSession(c.stack.url, c.id, c.run.workspace);
-  const v = await new NodeViewer(c.stack.url, sessionId).open();
+async function openSession(id: AgentId): Promise<Ctx> {
+  const c = { ...agents.get(id)!, stack };
+  const sessionId = await createSession(stack.url, id, c.run.workspace);
+  const v = await new NodeViewer(stack.url, sessionId).open();
   const ctx = await browser.newContext(DESKTOP);
   const page = await ctx.newPage();
-  await page.goto(`${c.stack.url}/s/${sessionId}`);
+  await page.goto(`${stack.url}/s/${sessionId}`);
   await waitFor(() => v.status() === "idle", `${c.id} session ready`, START_MS);
   await tid(page, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: START_MS });
   return { ...c, sessionId, page, v };
@@ -101,18 +112,16 @@ async function openSession(c: Omit<Ctx, "sessionId" | "page" | "v">): Promise<Ct
 async function closeCtx(c: Partial<Ctx> | undefined): Promise<void> {
   c?.v?.close();
   await c?.page?.context().close();
-  await c?.stack?.stop();
-  await c?.model?.close();
-  if (c?.base) rmSync(c.base, { recursive: true, force: true });
 }
 
 describe.each(AGENTS)("%s end to end through Chromium", (id: AgentId) => {
   const profile = AGENT_PROFILES[id];
   let c: Ctx;
-  const started = Date.now();
+  let started = 0;
 
   beforeAll(async () => {
-    c = await openSession(await agentStack(id));
+    started = Date.now();
+    c = await openSession(id);
   }, START_MS + 600_000);
   afterAll(async () => {
     await closeCtx(c);
@@ -217,7 +226,7 @@ describe.runIf(FIXES).each(AGENTS)("%s end to end: issue 16 fixes (BATON_AGENT_F
   const profile = AGENT_PROFILES[id];
   let c: Ctx;
   beforeAll(async () => {
-    c = await openSession(await agentStack(id));
+    c = await openSession(id);
   }, START_MS + 600_000);
   afterAll(() => closeCtx(c), 60_000);
 

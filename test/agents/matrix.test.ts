@@ -34,9 +34,10 @@ describe.each(AGENTS)("%s: real agent through the SessionHost", (id: AgentId) =>
   let a: AgentHost;
   let ready: Ready;
   const wire: WireLine[] = [];
-  const started = Date.now();
+  let started = 0;
 
   beforeAll(async () => {
+    started = Date.now();
     await ensureInstalled([id]);
     model = await startFakeModel();
     base = tmpDir(`baton-agent-${id}-`);
