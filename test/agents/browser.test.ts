@@ -67,6 +67,9 @@ async function send(page: Page, text: string): Promise<void> {
   await tid(page, "send-button").click();
 }
 
+/** The newest permission request the viewer has seen that is not resolved yet. */
+const openRequest = (v: NodeViewer) => v.ofKind("permission_request").filter((p) => !v.ofKind("permission_resolved").some((r) => r.requestId === p.requestId)).at(-1);
+
 const stops = (v: NodeViewer) => v.ofKind("session_status").filter((s) => s.state === "idle" && s.stopReason).map((s) => s.stopReason);
 
 async function turnEnded(v: NodeViewer, n: number, what: string): Promise<void> {
@@ -154,7 +157,7 @@ describe.each(AGENTS)("%s end to end through Chromium", (id: AgentId) => {
       await card.waitFor({ timeout: TURN_MS });
       expect(existsSync(join(c.run.workspace, TOUCH_FILE))).toBe(false);
       await shot(page, `agents-${id}-permission`);
-      const req = await waitFor(() => v.ofKind("permission_request").at(-1), "permission request at the second viewer");
+      const req = await waitFor(() => openRequest(v), "permission request at the second viewer");
       const allow = req.options.find((o) => o.kind === "allow_once") ?? req.options.find((o) => o.kind.startsWith("allow"));
       await v.op({ op: "permission.respond", requestId: req.requestId, optionId: allow!.optionId });
       await card.getByTestId("permission-resolved").waitFor({ timeout: TURN_MS });
@@ -250,7 +253,7 @@ describe.runIf(FIXES).each(AGENTS)("%s end to end: issue 16 fixes (BATON_AGENT_F
     if (!profile.asksPermission) return void (await turnEnded(v, n + 1, "touch turn"));
     const card = tid(page, "permission-card").last();
     await card.filter({ hasText: "touch baton-was-here.txt" }).waitFor({ timeout: TURN_MS });
-    const req = await waitFor(() => v.ofKind("permission_request").at(-1), "permission request");
+    const req = await waitFor(() => openRequest(v), "permission request");
     await v.op({ op: "permission.respond", requestId: req.requestId, optionId: req.options.find((o) => o.kind.startsWith("allow"))!.optionId });
     await turnEnded(v, n + 1, "touch turn");
   });
