@@ -303,11 +303,15 @@ describe.runIf(FIXES).each(AGENTS)("%s end to end: issue 16 fixes (BATON_AGENT_F
     };
     const before = await settingsTurn("before the change");
     await v.op({ op: "config.set", configId: write!.command.configId, value: write!.command.value });
+    // Applied by the agent (its config update) before the next prompt goes.
+    await waitFor(() => JSON.stringify(v.ofKind("config_state").at(-1)?.config ?? {}).includes(`"currentValue":${JSON.stringify(write!.command.t === "config.set" ? write!.command.value : "")}`), "setting applied", TURN_MS);
     const changed = await settingsTurn("after the change");
-    write!.check(before, changed);
+    write!.check(before, changed); // the write works at all
+
     await stack.restartDaemon();
     await tid(page, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: START_MS });
     const afterRestart = await settingsTurn("after the restart");
+    // Today the agents report (and use) their defaults after session/load: this fails until the daemon re-applies.
     write!.check(before, afterRestart);
   });
 });
