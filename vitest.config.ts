@@ -10,7 +10,7 @@ export default defineConfig({
         test: {
           name: "unit",
           environment: "node",
-          include: ["shared/**/*.test.ts", "worker/**/*.test.ts", "daemon/**/*.test.ts", "test/daemon/**/*.test.ts"],
+          include: ["shared/**/*.test.ts", "worker/**/*.test.ts", "daemon/**/*.test.ts", "test/daemon/**/*.test.ts", "test/fake-model/**/*.test.ts"],
           testTimeout: 30_000,
         },
       },
@@ -75,6 +75,19 @@ export default defineConfig({
           include: ["bench/client/*.bench-run.ts"],
           testTimeout: 300_000,
           hookTimeout: 300_000,
+        },
+      },
+      {
+        // Real ACP agents (installed on demand into ~/.cache/baton-agents) against the fake model server:
+        // BATON_AGENTS picks them (default claude,codex; npm run test:agents runs all).
+        test: {
+          name: "agents",
+          environment: "node",
+          include: ["test/agents/**/*.test.ts"],
+          globalSetup: ["test/agents/global-setup.ts"],
+          fileParallelism: false,
+          testTimeout: 240_000,
+          hookTimeout: 900_000,
         },
       },
       {

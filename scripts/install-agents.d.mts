@@ -1,0 +1,6 @@
+/** Types of install-agents.mjs for the TypeScript tests that import it. */
+export function agentsCache(): string;
+export function agentDir(id: string): string;
+export function isInstalled(id: string): boolean;
+export function installAgent(id: string): Promise<string>;
+export function resolveIds(list: readonly string[]): string[];

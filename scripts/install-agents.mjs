@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// Installs the real ACP agents pinned in test/agents/manifest.json into a cache outside node_modules
+// (default ~/.cache/baton-agents/<id>-<version>/, override with BATON_AGENTS_CACHE), once: a marker file is
+// written only after npm succeeds, and an install with its marker is reused.
+//   node scripts/install-agents.mjs              # every agent in the manifest
+//   node scripts/install-agents.mjs claude codex # only these
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const manifest = JSON.parse(readFileSync(join(root, "test/agents/manifest.json"), "utf8"));
+const MARKER = ".baton-installed.json";
+
+export function agentsCache() {
+  return process.env.BATON_AGENTS_CACHE || join(homedir(), ".cache", "baton-agents");
+}
+
+/** The install folder of one agent: its id and the version of its first (main) package. */
+export function agentDir(id) {
+  const entry = manifest.agents[id];
+  if (!entry) throw new Error(`unknown agent "${id}" (manifest has: ${Object.keys(manifest.agents).join(", ")})`);
+  const version = Object.values(entry.packages)[0];
+  return join(agentsCache(), `${id}-${version}`);
+}
+
+export function isInstalled(id) {
+  return existsSync(join(agentDir(id), MARKER));
+}
+
+function run(cmd, args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ["ignore", "inherit", "inherit"], env });
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")} exited ${code}`))));
+  });
+}
+
+export async function installAgent(id) {
+  const dir = agentDir(id);
+  if (isInstalled(id)) return dir;
+  const entry = manifest.agents[id];
+  const specs = Object.entries(entry.packages).map(([name, version]) => `${name}@${version}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  // A package.json of its own, so npm does not walk up into a project's.
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `baton-agent-${id}`, private: true }) + "\n");
+  const started = Date.now();
+  process.stderr.write(`[agents] installing ${id}: ${specs.join(" ")} into ${dir}\n`);
+  await run("npm", ["install", "--prefix", dir, ...specs, "--no-audit", "--no-fund", "--loglevel=error"], {
+    ...process.env,
+    npm_config_update_notifier: "false",
+  });
+  writeFileSync(join(dir, MARKER), JSON.stringify({ id, packages: entry.packages, at: new Date().toISOString() }) + "\n");
+  process.stderr.write(`[agents] ${id} installed in ${Math.round((Date.now() - started) / 1000)} s\n`);
+  return dir;
+}
+
+/** Ids from a list ("all" or a comma/space list); unknown ids are an error, gemini is skipped (a devDependency). */
+export function resolveIds(list) {
+  const all = Object.keys(manifest.agents);
+  const ids = list.flatMap((s) => s.split(/[,\s]+/)).filter(Boolean);
+  if (ids.length === 0 || ids.includes("all")) return all;
+  const wanted = ids.filter((id) => id !== "gemini");
+  for (const id of wanted) if (!all.includes(id)) throw new Error(`unknown agent "${id}" (known: ${all.join(", ")}, gemini)`);
+  return wanted;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const ids = resolveIds(process.argv.slice(2));
+  for (const id of ids) await installAgent(id);
+}
