@@ -168,7 +168,8 @@ describe("the real Gemini CLI (0.61, offline) through the tunnel", () => {
     // What Gemini itself received, from the recorder between the daemon and the agent.
     const log = agentLog(workspace);
     const init = log.find((l) => l.dir === "toAgent" && l.msg.method === "initialize")!;
-    expect(init.msg.params.clientCapabilities).toEqual({}); // no fs / terminal offered
+    // Forms, boolean options and login hints; no fs / terminal offered (the agent works on the machine itself).
+    expect(init.msg.params.clientCapabilities).toEqual({ elicitation: { form: {} }, session: { configOptions: { boolean: {} } }, _meta: { "terminal-auth": true } });
     const setModel = log.find((l) => l.dir === "toAgent" && l.msg.method === "session/set_model")!;
     expect(setModel.msg.params.modelId).toBe("gemini-2.5-pro");
     expect(log.some((l) => l.dir === "fromAgent" && l.msg.id === setModel.msg.id && l.msg.result)).toBe(true);
