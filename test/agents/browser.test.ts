@@ -51,7 +51,8 @@ afterAll(async () => {
   await browser?.close();
   await stack?.stop();
   for (const a of agents.values()) await a.model.close();
-  if (base) rmSync(base, { recursive: true, force: true });
+  // An agent may still be writing its state as it exits: retry the removal.
+  if (base) rmSync(base, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }, 60_000);
 
 async function createSession(url: string, agentId: string, cwd: string): Promise<string> {

@@ -58,7 +58,8 @@ describe.each(AGENTS)("%s: real agent through the SessionHost", (id: AgentId) =>
       ]);
     }
     await model?.close();
-    if (base) fs.rmSync(base, { recursive: true, force: true });
+    // An agent may still be writing its state as it exits: retry the removal.
+    if (base) fs.rmSync(base, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     timings[id] = Math.round((Date.now() - started) / 1000);
   }, 60_000);
 

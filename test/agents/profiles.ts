@@ -24,7 +24,8 @@ export type AgentProfile = {
 const fake = { fakeModel: true, helloAnswer: "Fake reply to: hello", afterRestartAnswer: "Fake reply to: hello after restart" };
 
 export const AGENT_PROFILES: Record<AgentId, AgentProfile> = {
-  claude: { ...fake, loadSession: true, authMethods: false, steering: true, asksPermission: true, askSetup: { configId: "mode", value: "default" } },
+  // claude lists its login methods only to a client that advertises terminal-auth (Baton does).
+  claude: { ...fake, loadSession: true, authMethods: true, steering: true, asksPermission: true, askSetup: { configId: "mode", value: "default" } },
   codex: { ...fake, loadSession: true, authMethods: true, steering: true, asksPermission: true },
   gemini: { fakeModel: false, loadSession: true, authMethods: true, steering: false, asksPermission: true, helloAnswer: "Hello from Gemini", afterRestartAnswer: "" },
   qwen: { ...fake, loadSession: true, authMethods: true, steering: false, asksPermission: true },
