@@ -25,6 +25,8 @@ import type { RoomRpc } from "./room-rpc";
 const CLOSE_ACCESS_CHANGED = 4403;
 /** Close code for a socket that kept flooding past its rate limit (policy violation). */
 const CLOSE_POLICY = 1008;
+/** Close code for a socket the runtime reported broken (protocol error). */
+const CLOSE_PROTOCOL_ERROR = 1002;
 
 type Attachment = { viewer: Viewer; connectedAt: number };
 
@@ -138,7 +140,14 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
     }
   }
 
-  override async webSocketError(): Promise<void> {}
+  /**
+   * The runtime reports a broken viewer socket here — e.g. a message over its size limit (32 MiB), which
+   * workerd refuses in its HTTP layer before webSocketMessage (the sender already got close 1009 from it).
+   * Close our end so the socket does not linger in getWebSockets().
+   */
+  override async webSocketError(ws: WebSocket): Promise<void> {
+    closeQuietly(ws, CLOSE_PROTOCOL_ERROR, "socket error");
+  }
 
   // ================================================================ RPC from the Machine DO
 
