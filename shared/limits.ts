@@ -23,6 +23,13 @@ export const REPLAY_TAIL_MAX = 2000;
 /** Token bucket per viewer connection: burst and refill per second. Typing is ~1 op/s; 20 is generous. */
 export const RATE_BURST = 40;
 export const RATE_PER_SECOND = 20;
+/** A viewer frame costs one token plus one per this many characters, charged before parsing: parse work
+ *  per socket is bounded (~320 KB/s sustained) and the largest allowed frame still fits in one burst. */
+export const RATE_CHARS_PER_TOKEN = 16 * 1024;
+/** An over-limit socket gets one RATE_LIMITED frame per window, silence for the rest of it. */
+export const RATE_NOTICE_WINDOW_MS = 1000;
+/** Over the limit in this many consecutive windows (seconds of sustained flooding): closed with 1008. */
+export const RATE_STRIKES_TO_CLOSE = 10;
 /** Ids are client-minted (uuid-ish); bound their size so they cannot be used to bloat storage. */
 export const MAX_ID_LENGTH = 128;
 /** Events per tunnel batch frame: amortises per-message cost while staying under the frame limit. */

@@ -1,15 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TUNNEL_TOKEN_HEADER } from "../../shared/tunnel-protocol";
+import { RATE_BURST, RATE_NOTICE_WINDOW_MS, RATE_PER_SECOND } from "../../shared/limits";
+import { frameCost } from "../../worker/session-room/rate-limit";
 import { figure } from "../figure";
 import { api, ORIGIN, setupSession, TestViewer, text, waitFor } from "./harness";
 import { exports } from "cloudflare:workers";
 
+
 describe("hostile input against the real DOs", () => {
   it("300 random viewer frames: each answered with an error, the socket stays usable, nothing queued", async () => {
     const { sessionId } = await setupSession();
-    const v = await TestViewer.open(sessionId);
-    await waitFor(() => v.lastStatus()?.state === "idle", "idle");
     const frames = fc.sample(
       fc.oneof(
         fc.string(),
@@ -20,18 +21,64 @@ describe("hostile input against the real DOs", () => {
     );
     // "ping" is the keepalive the room auto-answers with "pong" (no error frame by design).
     const hostile = frames.filter((f) => f !== "ping");
-    for (const f of hostile) v.raw(f);
+    // Spread over sockets so each stays within its rate limit (junk is charged like valid ops).
+    const perSocket = RATE_BURST - 5;
+    const viewers: TestViewer[] = [];
+    for (let i = 0; i < hostile.length; i += perSocket) viewers.push(await TestViewer.open(sessionId));
+    await waitFor(() => viewers[0]!.lastStatus()?.state === "idle", "idle");
+    hostile.forEach((f, i) => viewers[Math.floor(i / perSocket)]!.raw(f));
     // Every frame is answered: an error, or an ack for the few that happen to be valid (e.g. a queue.move).
-    const replies = () => v.frames.filter((f) => f.type === "error" || f.type === "ack");
+    const all = () => viewers.flatMap((v) => v.frames);
+    const replies = () => all().filter((f) => f.type === "error" || f.type === "ack");
     const t0 = Date.now();
     await waitFor(() => replies().length >= hostile.length, "a reply per frame", 15_000);
     const ms = Date.now() - t0;
-    const acks = v.frames.filter((f) => f.type === "ack");
+    const acks = all().filter((f) => f.type === "ack");
+    expect(all().filter((f) => f.type === "error" && f.code === "RATE_LIMITED")).toHaveLength(0);
     expect(acks.every((a) => a.type === "ack" && a.op !== "message.send")).toBe(true);
     expect(acks.length).toBeLessThan(hostile.length / 10);
+    const v = viewers[0]!;
     expect(await v.op({ op: "message.send", id: "after-fuzz", blocks: text("still works") })).toMatchObject({ type: "ack" });
     const errors = replies().length - acks.length;
     figure("viewer frame fuzzing", `${hostile.length} frames`, `${errors} error frames, ${acks.length} acks (valid by chance), 0 crashes, socket usable`, ms);
+  });
+
+  it("junk is charged to the rate limit before parsing: 1,000 non-JSON frames get a burst of answers, one RATE_LIMITED per window, the rest dropped", async () => {
+    const { sessionId } = await setupSession();
+    const flooder = await TestViewer.open(sessionId);
+    const other = await TestViewer.open(sessionId);
+    await waitFor(() => flooder.lastStatus()?.state === "idle", "idle");
+    const t0 = Date.now();
+    for (let i = 0; i < 1000; i++) flooder.raw(`not json ${i}`);
+    // Another viewer's op is answered meanwhile.
+    expect(await other.op({ op: "message.send", id: "other", blocks: text("unaffected") })).toMatchObject({ type: "ack" });
+    // In order on one socket: once a later op is answered, every junk frame before it has been seen.
+    await flooder.drained(RATE_NOTICE_WINDOW_MS);
+    const errors = flooder.frames.filter((f) => f.type === "error");
+    const limited = errors.filter((f) => f.type === "error" && f.code === "RATE_LIMITED");
+    figure("viewer junk flood", "1000 non-JSON frames", `${errors.length - limited.length} parsed, ${limited.length} RATE_LIMITED, rest dropped`, Date.now() - t0);
+    // One RATE_LIMITED per window at most (1,000 frames may take the DO more than one window to read).
+    const seconds = (Date.now() - t0) / 1000;
+    expect(limited.length).toBeGreaterThanOrEqual(1);
+    expect(limited.length).toBeLessThanOrEqual(Math.ceil(seconds / (RATE_NOTICE_WINDOW_MS / 1000)) + 1);
+    expect(errors.length - limited.length).toBeLessThanOrEqual(RATE_BURST + RATE_PER_SECOND * (seconds + 1));
+    expect(errors.length).toBeLessThan(1000 / 4);
+  });
+
+  it("100 frames of 250 KB: only what the bucket allows is parsed", async () => {
+    const { sessionId } = await setupSession();
+    const flooder = await TestViewer.open(sessionId);
+    await waitFor(() => flooder.lastStatus()?.state === "idle", "idle");
+    const big = JSON.stringify({ op: "queue.cancel", rid: "big", id: "x".repeat(250 * 1024) });
+    const t0 = Date.now();
+    for (let i = 0; i < 100; i++) flooder.raw(big);
+    await flooder.drained(RATE_NOTICE_WINDOW_MS);
+    const errors = flooder.frames.filter((f) => f.type === "error");
+    const parsed = errors.filter((f) => f.type === "error" && f.code !== "RATE_LIMITED").length;
+    const ms = Date.now() - t0;
+    figure("viewer big-frame flood", "100 frames of 250 KB", `${parsed} parsed, ${errors.length - parsed} RATE_LIMITED`, ms);
+    expect(parsed).toBeLessThanOrEqual(1 + Math.ceil((RATE_PER_SECOND * (ms / 1000 + 1)) / frameCost(big.length)));
+    expect(errors.length - parsed).toBeGreaterThanOrEqual(1);
   });
 
   it("random tunnel frames get error frames and the tunnel keeps working", async () => {

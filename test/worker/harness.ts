@@ -203,15 +203,37 @@ export class TestViewer {
   }
 
   /** Sends an op and resolves with its ack or error frame. */
-  async op<K extends ClientOpName>(op: OpInput & { op: K }): Promise<AckFrameOf<K> | ErrorFrame> {
+  async op<K extends ClientOpName>(op: OpInput & { op: K }, ms?: number): Promise<AckFrameOf<K> | ErrorFrame> {
     const rid = op.rid ?? `r${++this.rid}-${crypto.randomUUID()}`;
     this.ws.send(JSON.stringify({ ...op, rid }));
     const reply = await waitFor(
       () => this.frames.find((f): f is Extract<ServerFrame, { type: "ack" | "error" }> => (f.type === "ack" || f.type === "error") && f.rid === rid),
       `reply to ${op.op}`,
+      ms,
     );
     // The answer under this rid is the answer to this op (its result typed by the op).
     return reply as AckFrameOf<K> | ErrorFrame;
+  }
+
+  /**
+   * Waits until the room has handled everything sent on this socket so far: frames on one socket are handled
+   * in order, so once a later op is answered all before it were seen. Over the rate limit an op may be
+   * dropped unanswered, so it is retried after each notice window.
+   */
+  async drained(windowMs: number, ms = 60_000): Promise<void> {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      await new Promise((r) => setTimeout(r, windowMs + 100));
+      const rid = `drained-${crypto.randomUUID()}`;
+      this.ws.send(JSON.stringify({ op: "queue.cancel", rid, id: "drained" }));
+      try {
+        await waitFor(() => this.frames.some((f) => f.type === "ack" && f.rid === rid), "drained", 2 * windowMs);
+        return;
+      } catch {
+        /* dropped over the limit: try again after the window */
+      }
+    }
+    throw new Error("socket never drained");
   }
 
   raw(data: string): void {

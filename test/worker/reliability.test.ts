@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_QUEUE_BYTES, MAX_QUEUE_DEPTH, MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
 import { figure, spread } from "../figure";
-import { daemonFlood, durabilityRounds, floodBounds, reconnectStorm, viewerFlood } from "./figures";
+import { daemonFlood, durabilityRounds, floodBounds, hostileThenNormal, reconnectStorm, viewerFlood } from "./figures";
 import { setupSession, TestViewer, text, waitFor } from "./harness";
 
 describe("reliability", () => {
@@ -52,6 +52,12 @@ describe("reliability", () => {
     for (const [table, max] of Object.entries(bound.rows)) expect(f.after.rows[table], table).toBeLessThanOrEqual(max);
     expect(f.after.bytes).toBeLessThanOrEqual(bound.bytes);
     expect(f.bystanderOk).toBe(true);
+  });
+
+  it("hostile input, then normal use: send, queue, flush and a fresh join right after a malformed burst", async () => {
+    const f = await hostileThenNormal(7);
+    figure("hostile burst then normal use", `${f.runs} runs`, `${f.stalls} stalls${f.where.length ? `: ${f.where.join("; ")}` : ""}`, spread(f.convergeMs).max);
+    expect(f.where).toEqual([]);
   });
 
   it("queued prompts are capped in total bytes: QUEUE_FULL for a send or an edit past it; a merged flush fits a tunnel frame", async () => {

@@ -6,7 +6,7 @@
  * No timers: the DO hibernates between frames; all state is rebuilt from SQLite.
  */
 import { DurableObject } from "cloudflare:workers";
-import { RATE_BURST, RATE_PER_SECOND } from "../../shared/limits";
+import { MAX_VIEWER_FRAME_BYTES } from "../../shared/limits";
 import type { DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
 import { type AckFrameOf, type ClientOpName, ErrorCode, type ErrorFrame, Viewer } from "../../shared/viewer-protocol";
 import { setSessionActivity, setSessionStatus } from "../directory";
@@ -14,7 +14,8 @@ import { type Env, machineStub } from "../env";
 import { VIEWER_HEADER } from "../headers";
 import type { DispatchOptions, DispatchResult, MachineStatus } from "../machine/dispatch-result";
 import { parseViewerFrame } from "./parse-viewer-frame";
-import { makeTokenBucket, type TokenBucket } from "./rate-limit";
+import { assertNever } from "../../shared/assert-never";
+import { type FrameGate, Intake, makeFrameGate } from "./rate-limit";
 import { type Replier, RoomCore, type RoomPort } from "./room-core";
 import type { SessionStatusEvent } from "./room-status";
 import { RoomStore, type SessionMeta } from "./room-store";
@@ -22,12 +23,16 @@ import type { RoomRpc } from "./room-rpc";
 
 /** Close code when a viewer's role changed or they lost access; the client reconnects and re-checks. */
 const CLOSE_ACCESS_CHANGED = 4403;
+/** Close code for a socket that kept flooding past its rate limit (policy violation). */
+const CLOSE_POLICY = 1008;
+/** Close code for a socket the runtime reported broken (protocol error). */
+const CLOSE_PROTOCOL_ERROR = 1002;
 
 type Attachment = { viewer: Viewer; connectedAt: number };
 
 export class SessionRoom extends DurableObject<Env> implements RoomRpc {
   private readonly core: RoomCore;
-  private readonly buckets = new WeakMap<WebSocket, TokenBucket>();
+  private readonly gates = new WeakMap<WebSocket, FrameGate>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -98,12 +103,27 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     const att = this.attachment(ws);
     if (!att) return;
-    let bucket = this.buckets.get(ws);
-    if (!bucket) this.buckets.set(ws, (bucket = makeTokenBucket(RATE_BURST, RATE_PER_SECOND, Date.now())));
+    let gate = this.gates.get(ws);
+    if (!gate) this.gates.set(ws, (gate = makeFrameGate(Date.now())));
     const reply = replierFor(ws);
+    // Charged by size before anything reads the frame: junk costs the sender like valid ops do.
+    const intake = gate.admit(typeof message === "string" ? message.length : message.byteLength, Date.now());
+    switch (intake) {
+      case Intake.accept:
+        break;
+      case Intake.tooLarge:
+        return reply.error(null, ErrorCode.FRAME_TOO_LARGE, `frame exceeds ${MAX_VIEWER_FRAME_BYTES} bytes`);
+      case Intake.limited:
+        return reply.error(null, ErrorCode.RATE_LIMITED, "too many frames; slow down");
+      case Intake.drop:
+        return;
+      case Intake.close:
+        return closeQuietly(ws, CLOSE_POLICY, "rate limit exceeded");
+      default:
+        return assertNever(intake);
+    }
     const parsed = parseViewerFrame(message);
     if (!parsed.ok) return reply.error(parsed.rid, parsed.code, parsed.message);
-    if (!bucket.take(Date.now())) return reply.error(parsed.op.rid, ErrorCode.RATE_LIMITED, "too many frames; slow down");
     try {
       await this.core.handleOp(att.viewer, parsed.op, reply);
     } catch (err) {
@@ -120,7 +140,14 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
     }
   }
 
-  override async webSocketError(): Promise<void> {}
+  /**
+   * The runtime reports a broken viewer socket here — e.g. a message over its size limit (32 MiB), which
+   * workerd refuses in its HTTP layer before webSocketMessage (the sender already got close 1009 from it).
+   * Close our end so the socket does not linger in getWebSockets().
+   */
+  override async webSocketError(ws: WebSocket): Promise<void> {
+    closeQuietly(ws, CLOSE_PROTOCOL_ERROR, "socket error");
+  }
 
   // ================================================================ RPC from the Machine DO
 
@@ -168,6 +195,14 @@ function parseViewer(header: string | null): Viewer | null {
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
+  }
+}
+
+function closeQuietly(ws: WebSocket, code: number, reason: string): void {
+  try {
+    ws.close(code, reason);
+  } catch {
+    /* already closed */
   }
 }
 
