@@ -8,7 +8,8 @@
  * - The user_message echo is emitted only after the daemon accepted the prompt, and daemon events
  *   wait for an in-flight forward (`inflight`), so the echo always precedes the agent's output.
  * - Flush order: queue_state{flushed:true} → user_message → (prompt forwarded, already accepted).
- * - Stop drops the queue (returned in `dropped`) and never auto-sends it.
+ * - Stop drops the queue (returned in `dropped`) and never auto-sends it; each dropped entry is
+ *   re-queued or restored to one draft, once (dropped-offer.ts).
  * - Daemon events apply exactly once: a cursor of the daemon's `n` commits with their effects.
  * - The agent's config is the daemon's (config.state / session.ready); the room never recomputes it.
  *
@@ -36,6 +37,7 @@ import {
 import type { DispatchOptions, DispatchResult, MachineStatus } from "../machine/dispatch-result";
 import { configCommand, configState, type ConfigOp, DEFAULT_SETTINGS, roomSettings, settingsAfter } from "./config-rules";
 import { answerElicitation, cancelOpenElicitations, elicitationRequested, elicitationWithdrawn } from "./elicitations";
+import { claimDropped, clearOffer, currentOffer, offerDropped, requeueAdmitted } from "./dropped-offer";
 import { answerPermission, cancelPendingPermissions, permissionRequested, permissionWithdrawn } from "./permissions";
 import { cancelEntry, dropAll, editEntry, fateOutcome, moveEntry, type QueueCtx, queueBytesExceeded, queueFullReason } from "./queue-rules";
 import { replay } from "./room-replay";
@@ -127,6 +129,11 @@ export class RoomCore {
         return this.onQueueSteer(op, reply);
       case "turn.cancel":
         return this.onTurnCancel(op, reply);
+      case "queue.claimDropped": {
+        const { claimed, offerChanged } = claimDropped(this.store, op.ids);
+        if (offerChanged) this.emitOffer();
+        return reply.ack(op, { claimed });
+      }
       case "config.set":
       case "mode.set":
       case "model.set":
@@ -160,6 +167,7 @@ export class RoomCore {
     this.sendsInFlight.set(op.id, p);
     try {
       const r = await p;
+      if (r.ok && requeueAdmitted(this.store, op.id)) this.emitOffer();
       if (r.ok) reply.ack(op, r.ack);
       else reply.error(op.rid, r.code, r.message);
     } finally {
@@ -218,6 +226,7 @@ export class RoomCore {
       return res;
     }
     beforeEcho();
+    if (clearOffer(this.store)) this.emitOffer();
     const at = this.port.now();
     for (const m of messages) this.emit({ kind: "user_message", id: m.id, blocks: m.blocks, author: m.author, at });
     this.emitStatus();
@@ -305,6 +314,7 @@ export class RoomCore {
   /** Stop: drop the queue (returned to viewers), then cancel the running turn. */
   private async onTurnCancel(op: OpOf<"turn.cancel">, reply: Replier): Promise<void> {
     const dropped = dropAll(this.store);
+    offerDropped(this.store, dropped);
     const turn = this.store.turn();
     if (dropped.length || turn) this.emit({ kind: "queue_state", entries: [], flushed: false, dropped });
     if (!turn) return reply.ack(op, { outcome: "idle", dropped });
@@ -521,6 +531,10 @@ export class RoomCore {
     this.emit(stopReason ? { ...status, stopReason } : status);
     const s = this.store.session();
     if (s) this.port.directoryStatus(s.sessionId, status.state);
+  }
+
+  private emitOffer(): void {
+    this.emit({ kind: "dropped_offer", entries: currentOffer(this.store) });
   }
 
   private emitQueue(flushed: boolean): void {

@@ -72,8 +72,9 @@ function Session(props: { id: string }) {
     await actions.takeBack(id);
     focusComposer();
   };
-  const restore = () => {
-    actions.restore(takeDropped());
+  // The room settles the offer for every viewer (dropped_offer); this viewer's copy goes at once.
+  const restore = async () => {
+    await actions.restoreDropped(takeDropped());
     focusComposer();
   };
   const requeue = () => actions.requeue(takeDropped());
