@@ -2,7 +2,7 @@
 // draft settles the offer for all (a late Re-queue runs nothing), and a later turn clears the offer.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, launch, shot } from "./browser";
+import { DESKTOP, launch, PHONE, shot } from "./browser";
 import { createSession, type Stack, startTestStack, waitFor } from "./support";
 
 let stack: Stack;
@@ -83,4 +83,46 @@ describe("dropped by Stop, two viewers", () => {
     await ctxA.close();
     await ctxB.close();
   });
+
+  for (const [name, profile] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
+    it(`${name}: the chip confirms a queue (no toast that outlives it); a mid-turn setting says so beside the control; feedback does not cover the transcript`, async () => {
+      const sessionId = await createSession(stack.url);
+      const ctx = await browser.newContext(profile);
+      const p = await ctx.newPage();
+      await openSession(p, sessionId);
+      await idle(p);
+      await say(p, "sleep 80"); // ended by Stop
+      await tid(p, "stop-button").waitFor();
+      await say(p, "X queued");
+      await tid(p, "queue-chip").waitFor();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await tid(p, "toast").count()).toBe(0);
+
+      // A refusal is feedback worth a toast: it sits clear of the transcript.
+      await tid(p, "composer-input").fill("Y does not fit");
+      await tid(p, "composer-input").press("Enter");
+      const full = tid(p, "toast").filter({ hasText: /queue is full/i });
+      await full.waitFor();
+      const [t, scroll] = [(await full.boundingBox())!, (await p.locator("main.scroll").boundingBox())!];
+      expect(t.y >= scroll.y + scroll.height || t.y + t.height <= scroll.y || t.x >= scroll.x + scroll.width || t.x + t.width <= scroll.x).toBe(true);
+      await shot(p, `feedback-${name}-queue-full`);
+      await full.getByRole("button", { name: "Dismiss" }).click();
+      await tid(p, "composer-input").fill("");
+
+      if (name === "desktop") {
+        await tid(p, "model-select").selectOption("demo-smart");
+        await tid(p, "applies-next-turn").filter({ hasText: /applies from the next turn/i }).waitFor();
+        await shot(p, `feedback-${name}-applies-next-turn`);
+        expect(await tid(p, "toast").count()).toBe(0);
+      }
+
+      await tid(p, "stop-button").click();
+      await tid(p, "dropped-offer").waitFor();
+      expect(await tid(p, "toast").filter({ hasText: /queued/i }).count()).toBe(0);
+      await idle(p);
+      await waitFor(async () => (await tid(p, "applies-next-turn").count()) === 0, "the note goes with the turn");
+      await shot(p, `feedback-${name}-after-stop`);
+      await ctx.close();
+    });
+  }
 });

@@ -10,7 +10,6 @@ import { editedBlocks, requeueId } from "./queue-logic";
 
 export type Notify = (text: string, kind?: "info" | "error") => void;
 
-export const QUEUED_TOAST = "Queued — sends when the agent is idle";
 const STEERING_TEXT = "That message is being delivered into the running turn — wait for the outcome.";
 
 const ERROR_TEXT: Record<string, string> = {
@@ -90,12 +89,10 @@ export function makeSessionActions(deps: SessionActionDeps) {
       if (!blocks) return null;
       deps.setDraft(EMPTY_DRAFT);
       const reply = await deps.request({ op: "message.send", id: mint(), blocks });
+      // A park needs no toast: the queue chip is the confirmation (and Stop may drop it next).
       if (reply.type === "error") {
         deps.setDraft(mergeDraft(sent, deps.draft()));
         deps.notify(errorText(reply), "error");
-      } else {
-        const ack = ackOf(reply, "message.send");
-        if (ack?.queued && !ack.duplicate) deps.notify(QUEUED_TOAST);
       }
       return reply;
     },
@@ -216,10 +213,8 @@ export function makeSessionActions(deps: SessionActionDeps) {
           : w.op === "mode.set"
             ? { op: "mode.set", modeId: String(value) }
             : { op: "model.set", modelId: String(value) };
-      const reply = await op(input);
-      const ack = ackOf(reply, "config.set") ?? ackOf(reply, "mode.set") ?? ackOf(reply, "model.set");
-      if (ack?.appliesNextTurn) deps.notify(`${spec.label} applies from the next turn`);
-      return reply;
+      // Mid-turn, the Sender says "applies from the next turn" beside the control (not a toast).
+      return op(input);
     },
 
     async respond(requestId: string, optionId: string | null): Promise<OpReply> {
