@@ -98,6 +98,31 @@ describe("the ↓ Jump to latest button", () => {
   }
 });
 
+describe("the session list tells sessions apart", () => {
+  it("each session is titled by its first prompt (desktop and phone)", async () => {
+    const texts = ["fix the flaky login test", "write the README's first lines"];
+    for (const text of texts) {
+      const sessionId = await createSession(stack.url);
+      const v = await new NodeViewer(stack.url, sessionId).open();
+      await waitFor(() => v.status() === "idle", "ready");
+      await v.op({ op: "message.send", id: `first-${texts.indexOf(text)}`, blocks: [{ type: "text", text }] });
+      await waitFor(() => v.ofKind("session_status").some((s) => s.state === "idle" && s.stopReason), `"${text}" answered`, 30_000);
+      v.close();
+    }
+    for (const [name, profile] of [
+      ["desktop", DESKTOP],
+      ["phone", PHONE],
+    ] as const) {
+      const ctx = await browser.newContext(profile);
+      const page = await ctx.newPage();
+      await page.goto(stack.url);
+      for (const text of texts) await page.getByTestId("session-title").filter({ hasText: text }).first().waitFor({ timeout: 20_000 });
+      await shot(page, `${name}-session-list-titles`);
+      await ctx.close();
+    }
+  });
+});
+
 describe("header popovers on a phone", () => {
   it("Session settings and Members open fully on screen at 390 px", async () => {
     const sessionId = await createSession(stack.url);

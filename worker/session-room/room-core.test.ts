@@ -53,6 +53,7 @@ async function makeRoom(opts: { ready?: boolean; config?: AgentConfig } = {}) {
     },
     directoryStatus: (_id, state) => void directory.push(state),
     directoryActivity: (_id, at) => void directory.push(`activity@${at}`),
+    directoryTitle: (_id, t) => void directory.push(`title:${JSON.stringify(t)}`),
     now: () => 1000,
     newId: () => `turn${++ids}`,
   };
@@ -396,6 +397,22 @@ describe("room core: what a Stop dropped (each entry re-queued or restored, once
     const again: string[] = [];
     r.core.replay(OWNER, 0, (t) => void again.push(t));
     expect(again.some((t) => t.includes('"dropped_offer"'))).toBe(false);
+  });
+});
+
+describe("room core: what tells the session apart in the list", () => {
+  it("the first prompt that runs is written once, as one line; the agent's own title when it names the session", async () => {
+    const r = await makeRoom();
+    await r.op({ op: "message.send", id: "m1", blocks: text("  fix the\n flaky   login test ") });
+    await r.endTurn();
+    await r.op({ op: "message.send", id: "m2", blocks: text("and then this") });
+    expect(r.directory.filter((d) => d.startsWith("title:"))).toEqual(['title:{"firstPrompt":"fix the flaky login test"}']);
+    const info = (title: string | null) => ({ t: "session.update" as const, sessionId: "s1", update: { sessionUpdate: "session_info_update", title } });
+    await r.daemon(info("Login test fix"), info("Login test fix"), info(null));
+    expect(r.directory.filter((d) => d.startsWith("title:"))).toEqual([
+      'title:{"firstPrompt":"fix the flaky login test"}',
+      'title:{"agentTitle":"Login test fix"}',
+    ]);
   });
 });
 

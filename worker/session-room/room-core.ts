@@ -41,6 +41,7 @@ import { claimDropped, clearOffer, currentOffer, offerDropped, requeueAdmitted }
 import { answerPermission, cancelPendingPermissions, permissionRequested, permissionWithdrawn } from "./permissions";
 import { cancelEntry, dropAll, editEntry, fateOutcome, moveEntry, type QueueCtx, queueBytesExceeded, queueFullReason } from "./queue-rules";
 import { replay } from "./room-replay";
+import { agentTitleOf, firstPromptLine } from "./session-title";
 import { currentStatus, type SessionStatusEvent, statusKey } from "./room-status";
 import { Fate, type RoomStore, type SessionMeta } from "./room-store";
 
@@ -53,6 +54,8 @@ export interface RoomPort {
   /** The directory's copy of the session's status / last activity (best effort, not awaited). */
   directoryStatus(sessionId: string, state: SessionState): void;
   directoryActivity(sessionId: string, at: number): void;
+  /** The directory's copy of what tells the session apart in the list (best effort, not awaited). */
+  directoryTitle(sessionId: string, title: { firstPrompt?: string; agentTitle?: string }): void;
   now(): number;
   newId(): string;
 }
@@ -231,6 +234,13 @@ export class RoomCore {
     for (const m of messages) this.emit({ kind: "user_message", id: m.id, blocks: m.blocks, author: m.author, at });
     this.emitStatus();
     this.port.directoryActivity(session.sessionId, at);
+    if (this.store.getMeta("first_prompt") === null) {
+      const line = firstPromptLine(first.blocks);
+      if (line) {
+        this.store.setMeta("first_prompt", line);
+        this.port.directoryTitle(session.sessionId, { firstPrompt: line });
+      }
+    }
     return res;
   }
 
@@ -438,6 +448,7 @@ export class RoomCore {
       case "session.update":
         // Relayed as is. Config changes it carries arrive from the daemon as `config.state` too.
         this.emit({ kind: "acp", update: event.update });
+        this.noteAgentTitle(event.update);
         return;
       case "turn.started":
         return;
@@ -513,6 +524,14 @@ export class RoomCore {
     const s = this.store.session();
     if (!s) return Promise.resolve({ ok: false, code: ErrorCode.NOT_FOUND, message: "no such session" });
     return this.port.dispatch(s.machineId, s.sessionId, command, opts);
+  }
+
+  /** The agent named the session (`session_info_update`): the directory's list shows it. */
+  private noteAgentTitle(update: unknown): void {
+    const title = agentTitleOf(update);
+    if (!title || this.store.getMeta("agent_title") === title) return;
+    this.store.setMeta("agent_title", title);
+    this.port.directoryTitle(this.sessionId(), { agentTitle: title });
   }
 
   private sessionId(): string {

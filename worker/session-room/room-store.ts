@@ -76,6 +76,9 @@ export type RoomMeta = {
   elicitations_resolved: string[];
   /** `state:turnId` of the last session_status logged (emitted on change only). */
   status_key: string;
+  /** What the directory was last told about the session's first prompt / the agent's title (session-title.ts). */
+  first_prompt: string;
+  agent_title: string;
   /** What the last Stop dropped and nobody re-queued or restored yet (dropped-offer.ts). */
   dropped_offer: QueueEntry[];
   daemon_cursor: DaemonCursor;
