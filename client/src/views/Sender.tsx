@@ -185,7 +185,6 @@ export function Sender(props: Props) {
         class="composer-input"
         aria-label="Message"
         role={hasCommands() ? "combobox" : undefined}
-        aria-multiline={hasCommands() ? "true" : undefined}
         aria-autocomplete={hasCommands() ? "list" : undefined}
         aria-expanded={hasCommands() ? pickerOpen() : undefined}
         aria-controls={pickerOpen() ? listId : undefined}
