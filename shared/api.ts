@@ -28,6 +28,10 @@ export const SessionSummary = z.object({
   status: z.string() as z.ZodType<SessionState | string>,
   createdAt: z.number(),
   lastActivityAt: z.number(),
+  /** The first prompt, one line (null until one ran). */
+  firstPrompt: z.string().nullish(),
+  /** The agent's own title for the session (ACP `session_info_update`), when it gave one. */
+  agentTitle: z.string().nullish(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 

@@ -643,6 +643,8 @@ function applyEvent(state: FoldState, e: SessionEvent, logged: boolean): FoldSta
         : state.steer;
       return { ...state, queue: e.entries, steer, dropped: e.dropped?.length ? e.dropped : state.dropped };
     }
+    case "dropped_offer":
+      return { ...state, dropped: e.entries };
     case "config_state":
       return { ...state, config: e.config };
     case "turn_error": {

@@ -53,6 +53,8 @@ export const ClientOp = z.discriminatedUnion("op", [
   op("queue.move", { id: Id, before: Id.nullable().optional() }),
   op("queue.steer", { id: Id }),
   op("turn.cancel", {}),
+  /** "Restore to draft" of entries a Stop dropped: the first viewer to claim an entry gets it; the offer goes for everyone. */
+  op("queue.claimDropped", { ids: z.array(Id).min(1).max(MAX_QUEUE_DEPTH) }),
   op("config.set", { configId: Id, value: z.union([z.string().max(256), z.boolean()]) }),
   op("mode.set", { modeId: Id }),
   op("model.set", { modelId: Id }),
@@ -207,6 +209,8 @@ export const SessionEvent = z.discriminatedUnion("kind", [
     /** Entries dropped by Stop, so any viewer can restore them to its draft. */
     dropped: z.array(QueueEntry).optional(),
   }),
+  /** What the last Stop dropped and nobody has re-queued or restored yet (empty: the offer is settled). */
+  z.object({ kind: z.literal("dropped_offer"), entries: z.array(QueueEntry) }),
   z.object({ kind: z.literal("config_state"), config: ConfigState }),
   z.object({ kind: z.literal("turn_error"), message: z.string(), code: z.string().nullish() }),
   z.object({
@@ -239,7 +243,13 @@ export type Viewer = z.infer<typeof Viewer>;
 
 // ---------------------------------------------------------------- acks (room → the viewer that sent the op)
 
-export const SendAck = z.object({ queued: z.boolean(), duplicate: z.boolean().optional(), position: z.number().optional() });
+/** `taken`: a re-queue of a dropped entry another viewer restored to its draft — nothing ran. */
+export const SendAck = z.object({
+  queued: z.boolean(),
+  duplicate: z.boolean().optional(),
+  position: z.number().optional(),
+  taken: z.boolean().optional(),
+});
 export type SendAck = z.infer<typeof SendAck>;
 /** `requeued`: an unconfirmed (indeterminate) entry retried while idle — it runs as the next turn. */
 export const QueueOpOutcome = z.enum(["cancelled", "edited", "moved", "steering", "requeued", "already_sent", "not_found"]);
@@ -248,6 +258,9 @@ export const QueueOpAck = z.object({ outcome: QueueOpOutcome, entry: QueueEntry.
 export type QueueOpAck = z.infer<typeof QueueOpAck>;
 export const TurnCancelAck = z.object({ outcome: z.enum(["cancelled", "idle"]), dropped: z.array(QueueEntry) });
 export type TurnCancelAck = z.infer<typeof TurnCancelAck>;
+/** `claimed`: the dropped entries this viewer may put in its draft; the rest were already re-queued or restored by someone. */
+export const ClaimDroppedAck = z.object({ claimed: z.array(Id) });
+export type ClaimDroppedAck = z.infer<typeof ClaimDroppedAck>;
 export const ConfigAck = z.object({ outcome: z.literal("forwarded"), appliesNextTurn: z.boolean() });
 export type ConfigAck = z.infer<typeof ConfigAck>;
 export const PermissionAck = z.object({ outcome: z.enum(["accepted", "already_resolved"]) });
@@ -265,6 +278,7 @@ export const AckResults = {
   "queue.move": QueueOpAck,
   "queue.steer": QueueOpAck,
   "turn.cancel": TurnCancelAck,
+  "queue.claimDropped": ClaimDroppedAck,
   "config.set": ConfigAck,
   "mode.set": ConfigAck,
   "model.set": ConfigAck,
@@ -283,6 +297,7 @@ export const AckFrame = z.discriminatedUnion("op", [
   ackFrame("queue.move"),
   ackFrame("queue.steer"),
   ackFrame("turn.cancel"),
+  ackFrame("queue.claimDropped"),
   ackFrame("config.set"),
   ackFrame("mode.set"),
   ackFrame("model.set"),

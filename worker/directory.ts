@@ -96,7 +96,8 @@ export async function revokeMachine(db: D1Database, id: string): Promise<void> {
 
 const SESSION_SELECT = `SELECT s.id, s.title, s.machine_id AS machineId, m.name AS machineName, s.agent_id AS agentId,
   m.agents_json AS agentsJson, s.cwd, s.status, m.online AS machineOnline, s.created_at AS createdAt,
-  s.last_activity_at AS lastActivityAt FROM sessions s JOIN machines m ON m.id = s.machine_id`;
+  s.last_activity_at AS lastActivityAt, s.first_prompt AS firstPrompt, s.agent_title AS agentTitle
+  FROM sessions s JOIN machines m ON m.id = s.machine_id`;
 
 type SessionRow = Omit<SessionSummary, "agentLabel"> & { agentsJson: string; machineOnline: number };
 
@@ -206,6 +207,12 @@ export async function setSessionStatus(db: D1Database, sessionId: string, state:
 /** When the session last saw a turn start or end (the list's order). */
 export async function setSessionActivity(db: D1Database, sessionId: string, at: number): Promise<void> {
   await db.prepare("UPDATE sessions SET last_activity_at = ? WHERE id = ?").bind(at, sessionId).run();
+}
+
+/** What tells the session apart in the list (the room writes each when it changes). */
+export async function setSessionTitle(db: D1Database, sessionId: string, t: { firstPrompt?: string; agentTitle?: string }): Promise<void> {
+  if (t.firstPrompt !== undefined) await db.prepare("UPDATE sessions SET first_prompt = ? WHERE id = ?").bind(t.firstPrompt, sessionId).run();
+  if (t.agentTitle !== undefined) await db.prepare("UPDATE sessions SET agent_title = ? WHERE id = ?").bind(t.agentTitle, sessionId).run();
 }
 
 /** A daemon said hello (or re-announced its agents): what the machine offers, and that it is online. */

@@ -237,7 +237,7 @@ async function playScript(p: PlayContext): Promise<void> {
   };
   const sleepUnits = async (units: number) => {
     for (let i = 1; i <= units && !turn.cancelled; i++) {
-      await say(`⏳ ${i}/${units}\n`);
+      await say(`… ${i}/${units}\n`);
       await turn.sleep(settings.sleepUnitMs, flushSteers);
     }
   };

@@ -85,7 +85,7 @@ describe("ACP host: scripted turns", () => {
     f = makeHostFixture({ env: { DEMO_SLEEP_UNIT_MS: "1000" } });
     await f.open("c1");
     f.send({ t: "prompt", sessionId: "c1", turnId: "t1", messageId: "m1", blocks: [{ type: "text", text: "sleep 30" }] });
-    await f.rec.waitFor((e) => e.t === "session.update" && JSON.stringify(e.update).includes("⏳ 1/30"));
+    await f.rec.waitFor((e) => e.t === "session.update" && JSON.stringify(e.update).includes("… 1/30"));
     const t0 = Date.now();
     f.send({ t: "cancel", sessionId: "c1" });
     const ended = await f.rec.waitFor((e) => e.t === "turn.ended" && e.turnId === "t1", 3000);
@@ -107,7 +107,7 @@ describe("ACP host: scripted turns", () => {
   it("config change mid-turn: the running turn keeps the old value, the next turn has the new one", async () => {
     await f.open("k1");
     f.send({ t: "prompt", sessionId: "k1", turnId: "t1", messageId: "m1", blocks: [{ type: "text", text: "config 4" }] });
-    await f.rec.waitFor((e) => e.t === "session.update" && JSON.stringify(e.update).includes("⏳ 1/4"));
+    await f.rec.waitFor((e) => e.t === "session.update" && JSON.stringify(e.update).includes("… 1/4"));
     f.send({ t: "config.set", sessionId: "k1", configId: "model", value: "demo-smart" });
     const state = await f.rec.waitFor((e) => e.t === "config.state");
     if (state.t !== "config.state") throw new Error("unreachable");
@@ -179,7 +179,7 @@ describe("ACP host: scripted turns", () => {
     expect(await f.rec.waitFor((e) => e.t === "steer.result" && e.entryId === "q0")).toMatchObject({ outcome: "promptRequired" });
 
     f.send({ t: "prompt", sessionId: "st1", turnId: "t1", messageId: "m1", blocks: [{ type: "text", text: "sleep 6" }] });
-    await f.rec.waitFor((e) => e.t === "session.update" && JSON.stringify(e.update).includes("⏳ 1/6"));
+    await f.rec.waitFor((e) => e.t === "session.update" && JSON.stringify(e.update).includes("… 1/6"));
     f.send({ t: "steer", sessionId: "st1", entryId: "q1", blocks: [{ type: "text", text: "also add tests" }] });
     expect(await f.rec.waitFor((e) => e.t === "steer.result" && e.entryId === "q1")).toMatchObject({ outcome: "injected" });
     await f.rec.waitFor((e) => e.t === "turn.ended" && e.turnId === "t1");
@@ -337,7 +337,7 @@ describe("ACP host: session lifecycle", () => {
     f = makeHostFixture();
     await f.open("cr1");
     f.send({ t: "prompt", sessionId: "cr1", turnId: "t1", messageId: "m1", blocks: [{ type: "text", text: "sleep 40" }] });
-    await f.rec.waitFor((e) => e.t === "session.update" && JSON.stringify(e.update).includes("⏳ 1/40"));
+    await f.rec.waitFor((e) => e.t === "session.update" && JSON.stringify(e.update).includes("… 1/40"));
     process.kill(f.host.session("cr1")!.pid!, "SIGKILL");
     const ended = await f.rec.waitFor((e) => e.t === "turn.ended");
     expect(ended).toMatchObject({ stopReason: "error", error: expect.stringMatching(/^agent exited/) });

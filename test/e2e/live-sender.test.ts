@@ -98,7 +98,7 @@ describe("live Sender in Chromium", () => {
     await tid(a, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 15_000 });
     await waitFor(async () => (await tid(a, "queue-chip").count()) === 0, "queue dropped");
     await tid(b, "restore-dropped").click();
-    expect(await tid(b, "composer-input").inputValue()).toContain("dropped by stop");
+    await waitFor(async () => (await tid(b, "composer-input").inputValue()).includes("dropped by stop"), "restored to B's draft");
     await new Promise((r) => setTimeout(r, 800));
     expect((await userRows(a)).filter((t) => t.includes("dropped by stop"))).toHaveLength(0);
     await shot(b, "desktop-restored-draft");

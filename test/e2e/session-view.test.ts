@@ -63,6 +63,66 @@ describe("the transcript follows your own message", () => {
   }
 });
 
+describe("the ↓ Jump to latest button", () => {
+  for (const [name, profile] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    it(`${name}: covers no transcript text (it sits beside or above the composer, not over the transcript)`, async () => {
+      const sessionId = await createSession(stack.url);
+      const v = await new NodeViewer(stack.url, sessionId).open();
+      await waitFor(() => v.status() === "idle", "ready");
+      const ctx = await browser.newContext(profile);
+      const page = await ctx.newPage();
+      await page.goto(`${stack.url}/s/${sessionId}`);
+      for (let i = 0; i < 3; i++) await send(page, v, `filler ${i}`);
+      await page.locator("main.scroll").evaluate((el) => (el.scrollTop = 0));
+      const jump = page.getByRole("button", { name: "Jump to latest" });
+      await jump.waitFor();
+      // The transcript's text column, as far as it is on screen (inside the scroller).
+      const [j, scroll, column] = [
+        (await jump.boundingBox())!,
+        (await page.locator("main.scroll").boundingBox())!,
+        (await page.locator(".transcript").boundingBox())!,
+      ];
+      const overX = j.x < column.x + column.width && j.x + j.width > column.x;
+      const overY = j.y < scroll.y + scroll.height && j.y + j.height > scroll.y;
+      expect(overX && overY).toBe(false);
+      expect(j.width).toBeGreaterThanOrEqual(44);
+      await shot(page, `${name}-jump-to-latest`);
+      await jump.click();
+      await waitFor(async () => !(await jump.isVisible()), "back at the bottom");
+      v.close();
+      await ctx.close();
+    });
+  }
+});
+
+describe("the session list tells sessions apart", () => {
+  it("each session is titled by its first prompt (desktop and phone)", async () => {
+    const texts = ["fix the flaky login test", "write the README's first lines"];
+    for (const text of texts) {
+      const sessionId = await createSession(stack.url);
+      const v = await new NodeViewer(stack.url, sessionId).open();
+      await waitFor(() => v.status() === "idle", "ready");
+      await v.op({ op: "message.send", id: `first-${texts.indexOf(text)}`, blocks: [{ type: "text", text }] });
+      await waitFor(() => v.ofKind("session_status").some((s) => s.state === "idle" && s.stopReason), `"${text}" answered`, 30_000);
+      v.close();
+    }
+    for (const [name, profile] of [
+      ["desktop", DESKTOP],
+      ["phone", PHONE],
+    ] as const) {
+      const ctx = await browser.newContext(profile);
+      const page = await ctx.newPage();
+      await page.goto(stack.url);
+      for (const text of texts) await page.getByTestId("session-title").filter({ hasText: text }).first().waitFor({ timeout: 20_000 });
+      await shot(page, `${name}-session-list-titles`);
+      await ctx.close();
+    }
+  });
+});
+
 describe("header popovers on a phone", () => {
   it("Session settings and Members open fully on screen at 390 px", async () => {
     const sessionId = await createSession(stack.url);

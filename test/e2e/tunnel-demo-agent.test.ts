@@ -71,7 +71,7 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
     await waitFor(() => v.ofKind("session_status").some((s) => s.state === "idle" && s.stopReason === "end_turn"), "first turn end");
     await v.op({ op: "message.send", id: "k1", blocks: text("sleep 40") });
     await v.op({ op: "message.send", id: "k2", blocks: text("after restart") });
-    await waitFor(() => v.agentText().includes("⏳ 1/40"), "long turn running");
+    await waitFor(() => v.agentText().includes("… 1/40"), "long turn running");
     const t0 = Date.now();
     await stack.restartDaemon("SIGKILL");
     await waitFor(() => v.ofKind("turn_error").some((e) => e.code === "AGENT_RESTARTED"), "restart reported", 30_000);
@@ -94,7 +94,7 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
     await waitFor(() => v.status() === "idle", "session ready");
     await v.op({ op: "message.send", id: "n1", blocks: text("sleep 40") });
     await v.op({ op: "message.send", id: "n2", blocks: text("after restart without load") });
-    await waitFor(() => v.agentText().includes("⏳ 1/40"), "long turn running");
+    await waitFor(() => v.agentText().includes("… 1/40"), "long turn running");
     const t0 = Date.now();
     await stack.restartDaemon("SIGKILL");
     const lost = await waitFor(() => v.ofKind("turn_error").find((e) => e.code === "AGENT_RESTARTED"), "restart reported", 30_000);
@@ -127,7 +127,7 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
     const resumeMs: number[] = [];
     let cut = 0;
     for (let i = 0; i < CUTS; i++) {
-      await waitFor(() => v.agentText().includes(`⏳ ${2 + i * 3}/${UNITS}`), `progress before cut ${i + 1}`);
+      await waitFor(() => v.agentText().includes(`… ${2 + i * 3}/${UNITS}`), `progress before cut ${i + 1}`);
       const before = v.ofKind("acp").length;
       const t0 = Date.now();
       cut += stack.cutTunnel();
@@ -145,7 +145,7 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
       if (e.kind === "user_message") current = e.id;
       else if (e.kind === "acp" && current === "c1" && e.update.sessionUpdate === "agent_message_chunk") turnText.push((e.update as any).content.text);
     }
-    const units = Array.from({ length: UNITS }, (_, i) => `⏳ ${i + 1}/${UNITS}\n`);
+    const units = Array.from({ length: UNITS }, (_, i) => `… ${i + 1}/${UNITS}\n`);
     expect(turnText.slice(0, UNITS + 1)).toEqual([`Sleeping for ${UNITS} units…\n`, ...units]);
     expect(turnText.slice(UNITS + 1)).toEqual([expect.stringMatching(/^Done sleeping/)]);
     const seqs = v.frames.flatMap((f) => (f.type === "event" ? [f.seq] : []));

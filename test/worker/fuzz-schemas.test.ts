@@ -43,6 +43,7 @@ const VIEWER_BASES: Record<ClientOp["op"], Record<string, unknown>> = {
   "queue.move": { id: "m1", before: null },
   "queue.steer": { id: "m1" },
   "turn.cancel": {},
+  "queue.claimDropped": { ids: ["m1"] },
   "config.set": { configId: "model", value: "smart" },
   "mode.set": { modeId: "ask" },
   "elicitation.respond": { requestId: "e1", action: "accept", content: { name: "x" } },

@@ -38,6 +38,7 @@ export function fateOutcome(store: RoomStore, id: string): QueueOpAck {
       return { outcome: "already_sent" };
     case Fate.cancelled:
     case Fate.dropped:
+    case Fate.taken:
       return { outcome: "cancelled" };
     case Fate.queued:
       return { outcome: "not_found" };

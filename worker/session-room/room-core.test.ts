@@ -6,6 +6,7 @@ import { settingsFromConfig } from "../../shared/session-settings";
 import { describe, expect, it } from "vitest";
 import { framesOf } from "../../shared/fold";
 import { MAX_QUEUE_BYTES } from "../../shared/limits";
+import { requeueId } from "../../shared/requeue-id";
 import type { AgentConfig, DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
 import type { AckFrame, ClientOp, ErrorFrame, ServerFrame, SessionEvent, Viewer } from "../../shared/viewer-protocol";
 import type { DispatchOptions, DispatchResult } from "../machine/dispatch-result";
@@ -52,6 +53,7 @@ async function makeRoom(opts: { ready?: boolean; config?: AgentConfig } = {}) {
     },
     directoryStatus: (_id, state) => void directory.push(state),
     directoryActivity: (_id, at) => void directory.push(`activity@${at}`),
+    directoryTitle: (_id, t) => void directory.push(`title:${JSON.stringify(t)}`),
     now: () => 1000,
     newId: () => `turn${++ids}`,
   };
@@ -338,6 +340,79 @@ describe("room core: Stop", () => {
     const r = await makeRoom();
     expect(await r.op({ op: "turn.cancel" })).toMatchObject({ result: { outcome: "idle", dropped: [] } });
     expect(r.events()).toEqual([]);
+  });
+});
+
+describe("room core: what a Stop dropped (each entry re-queued or restored, once)", () => {
+  /** A room where a Stop dropped "x1" and "x2" and the cancelled turn ended (idle). */
+  async function droppedRoom() {
+    const r = await busyRoom();
+    r.store.setMeta("settings", { queueDepth: 2, mergeQueued: false });
+    await r.op({ op: "message.send", id: "x1", blocks: text("one") });
+    await r.op({ op: "message.send", id: "x2", blocks: text("two") });
+    await r.op({ op: "turn.cancel" });
+    await r.endTurn("cancelled");
+    r.clear();
+    return r;
+  }
+
+  it("a restore claims the entries for one viewer: the offer goes for everyone, a late Re-queue runs nothing, a second restore gets nothing", async () => {
+    const r = await droppedRoom();
+    expect(await r.op({ op: "queue.claimDropped", ids: ["x1", "x2"] })).toMatchObject({ result: { claimed: ["x1", "x2"] } });
+    expect(r.events()).toEqual([{ kind: "dropped_offer", entries: [] }]);
+    const late = await r.op({ op: "message.send", id: requeueId("x1"), blocks: text("one") }, MEMBER);
+    expect(late).toMatchObject({ result: { queued: false, taken: true, duplicate: true } });
+    expect(r.prompts()).toHaveLength(1); // only m0 ever ran
+    expect(await r.op({ op: "queue.claimDropped", ids: ["x1", "x2"] }, MEMBER)).toMatchObject({ result: { claimed: [] } });
+  });
+
+  it("a restore after a Re-queue gets only what was not re-queued; the re-queued entry leaves the offer for everyone", async () => {
+    const r = await droppedRoom();
+    await r.op({ op: "message.send", id: requeueId("x1"), blocks: text("one") }, MEMBER); // runs now (idle)
+    expect(r.of("dropped_offer")).toEqual([{ kind: "dropped_offer", entries: [] }]); // the new turn cleared it
+    expect(await r.op({ op: "queue.claimDropped", ids: ["x1", "x2"] })).toMatchObject({ result: { claimed: ["x2"] } });
+    expect(await r.op({ op: "message.send", id: requeueId("x2"), blocks: text("two") }, MEMBER)).toMatchObject({ result: { taken: true } });
+    expect(r.prompts().map((p) => p.messageId)).toEqual(["m0", requeueId("x1")]);
+  });
+
+  it("a Re-queue behind a running turn takes that entry out of the offer; ids never dropped are not claimable", async () => {
+    const r = await busyRoom();
+    await r.op({ op: "message.send", id: "x1", blocks: text("one") });
+    await r.op({ op: "turn.cancel" });
+    r.clear();
+    expect(await r.op({ op: "message.send", id: requeueId("x1"), blocks: text("one") })).toMatchObject({ result: { queued: true } });
+    expect(r.of("dropped_offer")).toEqual([{ kind: "dropped_offer", entries: [] }]);
+    expect(await r.op({ op: "queue.claimDropped", ids: ["x1", "m0", "nope"] })).toMatchObject({ result: { claimed: [] } });
+  });
+
+  it("a new turn clears the offer for everyone; a joiner sees an open offer in the replay", async () => {
+    const r = await droppedRoom();
+    const joined: string[] = [];
+    r.core.replay(OWNER, 0, (t) => void joined.push(t));
+    const offer = joined.map((t) => JSON.parse(t) as ServerFrame).find((f) => f.type === "state" && f.event.kind === "dropped_offer");
+    expect(offer).toMatchObject({ event: { entries: [{ id: "x1" }, { id: "x2" }] } });
+    await r.op({ op: "message.send", id: "fresh", blocks: text("fresh") });
+    expect(r.kinds()).toEqual(["dropped_offer", "user_message", "session_status"]);
+    expect(r.of("dropped_offer")[0]!.entries).toEqual([]);
+    const again: string[] = [];
+    r.core.replay(OWNER, 0, (t) => void again.push(t));
+    expect(again.some((t) => t.includes('"dropped_offer"'))).toBe(false);
+  });
+});
+
+describe("room core: what tells the session apart in the list", () => {
+  it("the first prompt that runs is written once, as one line; the agent's own title when it names the session", async () => {
+    const r = await makeRoom();
+    await r.op({ op: "message.send", id: "m1", blocks: text("  fix the\n flaky   login test ") });
+    await r.endTurn();
+    await r.op({ op: "message.send", id: "m2", blocks: text("and then this") });
+    expect(r.directory.filter((d) => d.startsWith("title:"))).toEqual(['title:{"firstPrompt":"fix the flaky login test"}']);
+    const info = (title: string | null) => ({ t: "session.update" as const, sessionId: "s1", update: { sessionUpdate: "session_info_update", title } });
+    await r.daemon(info("Login test fix"), info("Login test fix"), info(null));
+    expect(r.directory.filter((d) => d.startsWith("title:"))).toEqual([
+      'title:{"firstPrompt":"fix the flaky login test"}',
+      'title:{"agentTitle":"Login test fix"}',
+    ]);
   });
 });
 

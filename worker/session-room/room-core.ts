@@ -8,7 +8,8 @@
  * - The user_message echo is emitted only after the daemon accepted the prompt, and daemon events
  *   wait for an in-flight forward (`inflight`), so the echo always precedes the agent's output.
  * - Flush order: queue_state{flushed:true} → user_message → (prompt forwarded, already accepted).
- * - Stop drops the queue (returned in `dropped`) and never auto-sends it.
+ * - Stop drops the queue (returned in `dropped`) and never auto-sends it; each dropped entry is
+ *   re-queued or restored to one draft, once (dropped-offer.ts).
  * - Daemon events apply exactly once: a cursor of the daemon's `n` commits with their effects.
  * - The agent's config is the daemon's (config.state / session.ready); the room never recomputes it.
  *
@@ -36,9 +37,11 @@ import {
 import type { DispatchOptions, DispatchResult, MachineStatus } from "../machine/dispatch-result";
 import { configCommand, configState, type ConfigOp, DEFAULT_SETTINGS, roomSettings, settingsAfter } from "./config-rules";
 import { answerElicitation, cancelOpenElicitations, elicitationRequested, elicitationWithdrawn } from "./elicitations";
+import { claimDropped, clearOffer, currentOffer, offerDropped, requeueAdmitted } from "./dropped-offer";
 import { answerPermission, cancelPendingPermissions, permissionRequested, permissionWithdrawn } from "./permissions";
 import { cancelEntry, dropAll, editEntry, fateOutcome, moveEntry, type QueueCtx, queueBytesExceeded, queueFullReason } from "./queue-rules";
 import { replay } from "./room-replay";
+import { agentTitleOf, firstPromptLine } from "./session-title";
 import { currentStatus, type SessionStatusEvent, statusKey } from "./room-status";
 import { Fate, type RoomStore, type SessionMeta } from "./room-store";
 
@@ -51,6 +54,8 @@ export interface RoomPort {
   /** The directory's copy of the session's status / last activity (best effort, not awaited). */
   directoryStatus(sessionId: string, state: SessionState): void;
   directoryActivity(sessionId: string, at: number): void;
+  /** The directory's copy of what tells the session apart in the list (best effort, not awaited). */
+  directoryTitle(sessionId: string, title: { firstPrompt?: string; agentTitle?: string }): void;
   now(): number;
   newId(): string;
 }
@@ -127,6 +132,11 @@ export class RoomCore {
         return this.onQueueSteer(op, reply);
       case "turn.cancel":
         return this.onTurnCancel(op, reply);
+      case "queue.claimDropped": {
+        const { claimed, offerChanged } = claimDropped(this.store, op.ids);
+        if (offerChanged) this.emitOffer();
+        return reply.ack(op, { claimed });
+      }
       case "config.set":
       case "mode.set":
       case "model.set":
@@ -160,6 +170,7 @@ export class RoomCore {
     this.sendsInFlight.set(op.id, p);
     try {
       const r = await p;
+      if (r.ok && requeueAdmitted(this.store, op.id)) this.emitOffer();
       if (r.ok) reply.ack(op, r.ack);
       else reply.error(op.rid, r.code, r.message);
     } finally {
@@ -218,10 +229,18 @@ export class RoomCore {
       return res;
     }
     beforeEcho();
+    if (clearOffer(this.store)) this.emitOffer();
     const at = this.port.now();
     for (const m of messages) this.emit({ kind: "user_message", id: m.id, blocks: m.blocks, author: m.author, at });
     this.emitStatus();
     this.port.directoryActivity(session.sessionId, at);
+    if (this.store.getMeta("first_prompt") === null) {
+      const line = firstPromptLine(first.blocks);
+      if (line) {
+        this.store.setMeta("first_prompt", line);
+        this.port.directoryTitle(session.sessionId, { firstPrompt: line });
+      }
+    }
     return res;
   }
 
@@ -305,6 +324,7 @@ export class RoomCore {
   /** Stop: drop the queue (returned to viewers), then cancel the running turn. */
   private async onTurnCancel(op: OpOf<"turn.cancel">, reply: Replier): Promise<void> {
     const dropped = dropAll(this.store);
+    offerDropped(this.store, dropped);
     const turn = this.store.turn();
     if (dropped.length || turn) this.emit({ kind: "queue_state", entries: [], flushed: false, dropped });
     if (!turn) return reply.ack(op, { outcome: "idle", dropped });
@@ -428,6 +448,7 @@ export class RoomCore {
       case "session.update":
         // Relayed as is. Config changes it carries arrive from the daemon as `config.state` too.
         this.emit({ kind: "acp", update: event.update });
+        this.noteAgentTitle(event.update);
         return;
       case "turn.started":
         return;
@@ -505,6 +526,14 @@ export class RoomCore {
     return this.port.dispatch(s.machineId, s.sessionId, command, opts);
   }
 
+  /** The agent named the session (`session_info_update`): the directory's list shows it. */
+  private noteAgentTitle(update: unknown): void {
+    const title = agentTitleOf(update);
+    if (!title || this.store.getMeta("agent_title") === title) return;
+    this.store.setMeta("agent_title", title);
+    this.port.directoryTitle(this.sessionId(), { agentTitle: title });
+  }
+
   private sessionId(): string {
     return this.store.session()!.sessionId;
   }
@@ -521,6 +550,10 @@ export class RoomCore {
     this.emit(stopReason ? { ...status, stopReason } : status);
     const s = this.store.session();
     if (s) this.port.directoryStatus(s.sessionId, status.state);
+  }
+
+  private emitOffer(): void {
+    this.emit({ kind: "dropped_offer", entries: currentOffer(this.store) });
   }
 
   private emitQueue(flushed: boolean): void {

@@ -1,6 +1,6 @@
 /**
  * What a viewer gets on (re)connect, in this order: welcome → the missed events (a short tail) or a
- * compacted snapshot in pages → queue_state → config_state → session_status (synthetic) → ready.
+ * compacted snapshot in pages → queue_state → dropped_offer (when one is open) → config_state → session_status (synthetic) → ready.
  * Synchronous: the caller joins the live set in the same step, so nothing falls between backlog and live.
  */
 import { REPLAY_TAIL_MAX } from "../../shared/limits";
@@ -42,6 +42,8 @@ export function replay(store: RoomStore, viewer: Viewer, after: number, now: Rep
     flush(true);
   }
   send({ type: "state", event: { kind: "queue_state", entries: store.queue(), flushed: false } });
+  const offer = store.getMeta("dropped_offer");
+  if (offer?.length) send({ type: "state", event: { kind: "dropped_offer", entries: offer } });
   send({ type: "state", event: { kind: "config_state", config: now.config } });
   send({ type: "state", event: { ...now.status, synthetic: true } });
   send({ type: "ready", seq: head });

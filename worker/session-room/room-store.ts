@@ -32,6 +32,8 @@ export const Fate = {
   sent: "sent",
   cancelled: "cancelled",
   dropped: "dropped",
+  /** A dropped entry's re-queue id (`rq:<id>`) once a viewer restored the entry to its draft. */
+  taken: "taken",
 } as const;
 export type Fate = (typeof Fate)[keyof typeof Fate];
 
@@ -74,6 +76,11 @@ export type RoomMeta = {
   elicitations_resolved: string[];
   /** `state:turnId` of the last session_status logged (emitted on change only). */
   status_key: string;
+  /** What the directory was last told about the session's first prompt / the agent's title (session-title.ts). */
+  first_prompt: string;
+  agent_title: string;
+  /** What the last Stop dropped and nobody re-queued or restored yet (dropped-offer.ts). */
+  dropped_offer: QueueEntry[];
   daemon_cursor: DaemonCursor;
 };
 export type RoomMetaKey = keyof RoomMeta;

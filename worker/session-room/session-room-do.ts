@@ -9,7 +9,7 @@ import { DurableObject } from "cloudflare:workers";
 import { MAX_VIEWER_FRAME_BYTES } from "../../shared/limits";
 import type { DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
 import { type AckFrameOf, type ClientOpName, ErrorCode, type ErrorFrame, Viewer } from "../../shared/viewer-protocol";
-import { setSessionActivity, setSessionStatus } from "../directory";
+import { setSessionActivity, setSessionTitle, setSessionStatus } from "../directory";
 import { type Env, machineStub } from "../env";
 import { VIEWER_HEADER } from "../headers";
 import type { DispatchOptions, DispatchResult, MachineStatus } from "../machine/dispatch-result";
@@ -41,6 +41,7 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
       dispatch: (machineId, sessionId, command, opts) => this.dispatch(machineId, sessionId, command, opts),
       directoryStatus: (sessionId, state) => this.ctx.waitUntil(setSessionStatus(this.env.DB, sessionId, state).catch(() => {})),
       directoryActivity: (sessionId, at) => this.ctx.waitUntil(setSessionActivity(this.env.DB, sessionId, at).catch(() => {})),
+      directoryTitle: (sessionId, title) => this.ctx.waitUntil(setSessionTitle(this.env.DB, sessionId, title).catch(() => {})),
       now: () => Date.now(),
       newId: () => crypto.randomUUID(),
     };

@@ -39,6 +39,18 @@ export function sortSessions(list: readonly SessionSummary[]): SessionSummary[] 
   return [...list].sort((a, b) => rank(a) - rank(b) || b.lastActivityAt - a.lastActivityAt);
 }
 
+/**
+ * What tells a session apart in the list: the agent's own title, else the first prompt, else the
+ * title it was created with (agent · folder). The preview line is the first prompt, when the title
+ * is not already it.
+ */
+export function sessionHeading(s: Pick<SessionSummary, "title" | "cwd" | "firstPrompt" | "agentTitle">): { title: string; preview: string | null } {
+  const first = s.firstPrompt || null;
+  if (s.agentTitle) return { title: s.agentTitle, preview: first };
+  if (first) return { title: first, preview: null };
+  return { title: s.title || shortPath(s.cwd), preview: null };
+}
+
 /** Last path segment, for compact display of a cwd. */
 export function shortPath(p: string): string {
   const parts = p.replace(/\/+$/, "").split("/");

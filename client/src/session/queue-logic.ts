@@ -114,13 +114,4 @@ export function isEditDirty(originalText: string, text: string): boolean {
 
 // ---------------------------------------------------------------- re-queue after Stop
 
-const REQUEUE_PREFIX = "rq:";
-
-/**
- * The message id a re-queued dropped entry is sent with. Deterministic, so two viewers pressing
- * "Re-queue" for the same Stop send the same ids and the room runs each once (sends are idempotent).
- */
-export function requeueId(entryId: string): string {
-  const id = `${REQUEUE_PREFIX}${entryId}`;
-  return id.length <= MAX_ID_LENGTH ? id : `${REQUEUE_PREFIX}${entryId.slice(-(MAX_ID_LENGTH - REQUEUE_PREFIX.length))}`;
-}
+export { requeueId } from "../../../shared/requeue-id";

@@ -10,7 +10,6 @@ import { editedBlocks, requeueId } from "./queue-logic";
 
 export type Notify = (text: string, kind?: "info" | "error") => void;
 
-export const QUEUED_TOAST = "Queued — sends when the agent is idle";
 const STEERING_TEXT = "That message is being delivered into the running turn — wait for the outcome.";
 
 const ERROR_TEXT: Record<string, string> = {
@@ -56,6 +55,21 @@ export function makeSessionActions(deps: SessionActionDeps) {
     refill(d);
   };
 
+  /** Claims dropped entries and puts the ones this viewer got into its draft; returns how many. */
+  const claimToDraft = async (entries: readonly Pick<QueueEntry, "id" | "blocks">[]): Promise<number> => {
+    if (!entries.length) return 0;
+    const reply = await deps.request({ op: "queue.claimDropped", ids: entries.map((e) => e.id) });
+    const ack = ackOf(reply, "queue.claimDropped");
+    if (!ack) {
+      restoreDraft(entries);
+      return entries.length;
+    }
+    const claimed = new Set(ack.claimed);
+    const got = entries.filter((e) => claimed.has(e.id));
+    restoreDraft(got);
+    return got.length;
+  };
+
   const op = async (input: OpInput): Promise<OpReply> => {
     const reply = await deps.request(input);
     if (reply.type === "error") deps.notify(errorText(reply), "error");
@@ -75,12 +89,10 @@ export function makeSessionActions(deps: SessionActionDeps) {
       if (!blocks) return null;
       deps.setDraft(EMPTY_DRAFT);
       const reply = await deps.request({ op: "message.send", id: mint(), blocks });
+      // A park needs no toast: the queue chip is the confirmation (and Stop may drop it next).
       if (reply.type === "error") {
         deps.setDraft(mergeDraft(sent, deps.draft()));
         deps.notify(errorText(reply), "error");
-      } else {
-        const ack = ackOf(reply, "message.send");
-        if (ack?.queued && !ack.duplicate) deps.notify(QUEUED_TOAST);
       }
       return reply;
     },
@@ -146,36 +158,51 @@ export function makeSessionActions(deps: SessionActionDeps) {
     /**
      * "Re-queue" for the entries a Stop dropped, in order: each is sent again (so when idle the first
      * runs and the rest queue behind it). Ids derive from the dropped ids, so a second viewer doing the
-     * same runs nothing twice. What the queue cannot take (QUEUE_FULL, offline…) goes to the draft.
+     * same runs nothing twice, and an entry someone restored to a draft answers `taken` (not run).
+     * What the queue cannot take (QUEUE_FULL, offline…) goes to this viewer's draft.
      */
-    async requeue(entries: readonly Pick<QueueEntry, "id" | "blocks">[]): Promise<{ sent: number; queued: number; duplicate: number; kept: number }> {
-      const n = { sent: 0, queued: 0, duplicate: 0, kept: 0 };
+    async requeue(
+      entries: readonly Pick<QueueEntry, "id" | "blocks">[],
+    ): Promise<{ sent: number; queued: number; duplicate: number; taken: number; kept: number }> {
+      const n = { sent: 0, queued: 0, duplicate: 0, taken: 0, kept: 0 };
       for (let i = 0; i < entries.length; i++) {
         const e = entries[i]!;
         const reply = await deps.request({ op: "message.send", id: requeueId(e.id), blocks: e.blocks });
         if (reply.type === "error") {
           const rest = entries.slice(i);
-          restoreDraft(rest);
-          n.kept = rest.length;
-          const what = rest.length === 1 ? "1 message" : `${rest.length} messages`;
-          deps.notify(
-            reply.code === "QUEUE_FULL" ? `The queue is full — ${what} went back to your draft.` : `${errorText(reply)} (${what} went back to your draft.)`,
-            "error",
-          );
+          n.kept = await claimToDraft(rest);
+          const what = n.kept === 1 ? "1 message" : `${n.kept} messages`;
+          if (n.kept)
+            deps.notify(
+              reply.code === "QUEUE_FULL" ? `The queue is full — ${what} went back to your draft.` : `${errorText(reply)} (${what} went back to your draft.)`,
+              "error",
+            );
+          else deps.notify(errorText(reply), "error");
           return n;
         }
         const ack = ackOf(reply, "message.send");
-        if (ack?.duplicate) n.duplicate++;
+        if (ack?.taken) n.taken++;
+        else if (ack?.duplicate) n.duplicate++;
         else if (ack?.queued) n.queued++;
         else n.sent++;
       }
-      if (n.duplicate === entries.length) deps.notify("Those messages were already re-queued.");
-      else if (n.sent) deps.notify(n.queued ? "Re-queued — the first runs now, the rest wait in the queue." : "Sent again.");
-      else deps.notify("Re-queued behind the running turn.");
+      // Only what is not visible elsewhere: a re-queued entry shows as a chip or a transcript row.
+      if (n.taken) deps.notify(n.taken === entries.length ? "Someone already took that back to their draft — nothing ran." : "Some of those were already taken back to a draft — they did not run.", "error");
+      else if (n.duplicate === entries.length) deps.notify("Those messages were already re-queued.");
       return n;
     },
 
-    /** "Restore to draft" for the entries a Stop dropped. */
+    /**
+     * "Restore to draft" for the entries a Stop dropped: claimed in the room first, so the offer goes
+     * for every viewer and nobody re-queues what is now in this draft. Only what this viewer got is
+     * restored; when the room cannot answer (offline), everything is restored here (nothing typed is lost).
+     */
+    async restoreDropped(entries: readonly Pick<QueueEntry, "id" | "blocks">[]): Promise<void> {
+      const got = await claimToDraft(entries);
+      if (got < entries.length) deps.notify(got ? "Some of those were already re-queued or taken by someone else." : "Someone else already re-queued or took that back.", "error");
+    },
+
+    /** Puts blocks back into this viewer's draft (e.g. a send restored from a previous page load failed). */
     restore: restoreDraft,
 
     async setConfig(spec: ConfigWrite, value: string | boolean): Promise<OpReply> {
@@ -186,10 +213,8 @@ export function makeSessionActions(deps: SessionActionDeps) {
           : w.op === "mode.set"
             ? { op: "mode.set", modeId: String(value) }
             : { op: "model.set", modelId: String(value) };
-      const reply = await op(input);
-      const ack = ackOf(reply, "config.set") ?? ackOf(reply, "mode.set") ?? ackOf(reply, "model.set");
-      if (ack?.appliesNextTurn) deps.notify(`${spec.label} applies from the next turn`);
-      return reply;
+      // Mid-turn, the Sender says "applies from the next turn" beside the control (not a toast).
+      return op(input);
     },
 
     async respond(requestId: string, optionId: string | null): Promise<OpReply> {

@@ -13,7 +13,7 @@ export function DroppedOffer(props: {
   entries: QueueEntry[];
   canAct: boolean;
   onRequeue: () => Promise<unknown>;
-  onRestore: () => void;
+  onRestore: () => unknown;
   onDismiss: () => void;
 }) {
   const [busy, setBusy] = createSignal(false);

@@ -418,22 +418,28 @@ describe("session actions: edit, retry, re-queue", () => {
 
   it("re-queue sends the dropped entries in order with derived ids: first runs, the rest queue", async () => {
     const { actions, sent, notify, draft } = actionsWith((_op, i) => ack("message.send", { queued: i > 0 }));
-    expect(await actions.requeue(dropped)).toEqual({ sent: 1, queued: 2, duplicate: 0, kept: 0 });
+    expect(await actions.requeue(dropped)).toEqual({ sent: 1, queued: 2, duplicate: 0, taken: 0, kept: 0 });
     expect(sent.map((o) => (o.op === "message.send" ? [o.id, o.blocks] : null))).toEqual([
       ["rq:d1", dropped[0]!.blocks],
       ["rq:d2", dropped[1]!.blocks],
       ["rq:d3", dropped[2]!.blocks],
     ]);
-    expect(notify).toHaveBeenCalledWith(expect.stringMatching(/first runs now/));
+    // No toast: the row that runs and the chips that wait say it.
+    expect(notify).not.toHaveBeenCalled();
     expect(draft().text).toBe("");
   });
 
-  it("what the queue cannot take goes back to the draft, in order, with one error", async () => {
+  it("what the queue cannot take is claimed for this draft (nobody else re-queues it), in order, with one error", async () => {
     const { actions, sent, notify, draft } = actionsWith((_op, i) =>
-      i < 2 ? ack("message.send", { queued: i > 0 }) : { type: "error", rid: "r", code: "QUEUE_FULL", message: "full" },
+      i < 2
+        ? ack("message.send", { queued: i > 0 })
+        : i === 2
+          ? { type: "error", rid: "r", code: "QUEUE_FULL", message: "full" }
+          : ack("queue.claimDropped", { claimed: ["d3"] }),
     );
-    expect(await actions.requeue(dropped)).toEqual({ sent: 1, queued: 1, duplicate: 0, kept: 1 });
-    expect(sent).toHaveLength(3);
+    expect(await actions.requeue(dropped)).toEqual({ sent: 1, queued: 1, duplicate: 0, taken: 0, kept: 1 });
+    expect(sent).toHaveLength(4);
+    expect(sent[3]).toEqual({ op: "queue.claimDropped", ids: ["d3"] });
     expect(draft().text).toBe("third");
     expect(notify).toHaveBeenCalledWith("The queue is full — 1 message went back to your draft.", "error");
   });

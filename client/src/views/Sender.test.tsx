@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { ConfigState } from "../../../shared/viewer-protocol";
 import type { OpInput, OpReply } from "../connection/op-client";
 import { type Draft, EMPTY_DRAFT } from "../session/composer-logic";
-import { makeSessionActions, QUEUED_TOAST } from "../session/session-actions";
+import { makeSessionActions } from "../session/session-actions";
 import { Sender } from "./Sender";
 
 const CONFIG: ConfigState = {
@@ -174,6 +174,17 @@ describe("Sender: selects", () => {
     expect(onSelect).toHaveBeenLastCalledWith(expect.objectContaining({ write: { op: "mode.set" } }), "ask");
   });
 
+  it("a change mid-turn is noted beside the controls until the turn ends; an idle change is not", () => {
+    const { setTurnActive } = setup({ turnActive: true });
+    expect(screen.queryByTestId("applies-next-turn")).toBeNull();
+    fireEvent.change(screen.getByTestId("model-select"), { target: { value: "smart" } });
+    expect(screen.getByTestId("applies-next-turn")).toHaveTextContent("Model changed — applies from the next turn");
+    setTurnActive(false);
+    expect(screen.queryByTestId("applies-next-turn")).toBeNull();
+    fireEvent.change(screen.getByTestId("model-select"), { target: { value: "fast" } });
+    expect(screen.queryByTestId("applies-next-turn")).toBeNull();
+  });
+
   it("idle selects have no 'next turn' tooltip", () => {
     setup();
     expect(screen.getByTestId("model-select")).not.toHaveAttribute("title", "applies from the next turn");
@@ -226,11 +237,13 @@ describe("Sender wired to the session actions", () => {
     expect(notify).toHaveBeenCalledWith(expect.stringMatching(/draft is kept/i), "error");
   });
 
-  it("a park mid-turn toasts 'Queued' and clears the composer (no transcript row is made here)", async () => {
-    const { input, notify } = wired(() => ({ type: "ack", rid: "r", op: "message.send", result: { queued: true, position: 1 } }));
+  it("a park mid-turn clears the composer and adds no toast (the queue chip is the confirmation; no transcript row is made here)", async () => {
+    const { input, notify, sent } = wired(() => ({ type: "ack", rid: "r", op: "message.send", result: { queued: true, position: 1 } }));
     fireEvent.input(input, { target: { value: "later" } });
     fireEvent.keyDown(input, { key: "Enter" });
-    await waitFor(() => expect(notify).toHaveBeenCalledWith(QUEUED_TOAST));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    await Promise.resolve();
+    expect(notify).not.toHaveBeenCalled();
     expect(input.value).toBe("");
     expect(document.querySelector("[data-testid=row-user]")).toBeNull();
   });

@@ -46,6 +46,15 @@ const MAX_HEIGHT_VH = 0.4;
 
 export function Sender(props: Props) {
   let input!: HTMLTextAreaElement;
+  // A setting changed while a turn runs: said beside the controls until the turn ends (not a toast).
+  const [changedMidTurn, setChangedMidTurn] = createSignal<string | null>(null);
+  createEffect(() => {
+    if (!props.turnActive) setChangedMidTurn(null);
+  });
+  const select = (spec: ConfigWrite, value: string | boolean) => {
+    if (props.turnActive) setChangedMidTurn(spec.label);
+    props.onSelect(spec, value);
+  };
   let composing = false;
   let composedAt = 0;
 
@@ -176,7 +185,6 @@ export function Sender(props: Props) {
         class="composer-input"
         aria-label="Message"
         role={hasCommands() ? "combobox" : undefined}
-        aria-multiline={hasCommands() ? "true" : undefined}
         aria-autocomplete={hasCommands() ? "list" : undefined}
         aria-expanded={hasCommands() ? pickerOpen() : undefined}
         aria-controls={pickerOpen() ? listId : undefined}
@@ -209,6 +217,11 @@ export function Sender(props: Props) {
           trySend();
         }}
       />
+      <Show when={changedMidTurn()}>
+        <div class="composer-note" data-testid="applies-next-turn" role="status">
+          {changedMidTurn()} changed — applies from the next turn
+        </div>
+      </Show>
       <div class="composer-bar">
         <div class="selects">
           <For each={selectors()}>
@@ -224,7 +237,7 @@ export function Sender(props: Props) {
                   title={props.turnActive ? APPLIES_NEXT_TURN : spec.description}
                   disabled={!props.canAct}
                   value={spec.value}
-                  onChange={(e) => props.onSelect(spec, e.currentTarget.value)}
+                  onChange={(e) => select(spec, e.currentTarget.value)}
                 >
                   <OptionList options={spec.options} value={spec.value} />
                 </select>
@@ -277,7 +290,7 @@ export function Sender(props: Props) {
                             checked={o.value}
                             disabled={!props.canAct}
                             title={props.turnActive ? APPLIES_NEXT_TURN : undefined}
-                            onChange={(e) => props.onSelect({ label: o.name, write: o.write }, e.currentTarget.checked)}
+                            onChange={(e) => select({ label: o.name, write: o.write }, e.currentTarget.checked)}
                           />
                         ) : (
                           <label class="option-value">
@@ -290,7 +303,7 @@ export function Sender(props: Props) {
                               disabled={!props.canAct}
                               title={props.turnActive ? APPLIES_NEXT_TURN : undefined}
                               value={o.value}
-                              onChange={(e) => props.onSelect({ label: o.name, write: o.write }, e.currentTarget.value)}
+                              onChange={(e) => select({ label: o.name, write: o.write }, e.currentTarget.value)}
                             >
                               <OptionList options={o.options} value={o.value} />
                             </select>

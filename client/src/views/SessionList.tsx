@@ -12,7 +12,7 @@ import "../team.css";
 import { UserMenu } from "./UserMenu";
 import { useMe } from "../lib/auth";
 import { statusLabel, timeAgo } from "../lib/format";
-import { createBody, pickAgent, pickCwd, pickMachine, shortPath, sortSessions } from "../session/new-session-logic";
+import { createBody, pickAgent, pickCwd, pickMachine, sessionHeading, shortPath, sortSessions } from "../session/new-session-logic";
 
 export function SessionList() {
   const navigate = useNavigate();
@@ -167,7 +167,14 @@ export function SessionList() {
                     <A href={`/s/${encodeURIComponent(s.id)}`} data-testid="session-link" class="session-link">
                       <span class={`dot status-${s.status}`} aria-hidden="true" />
                       <span class="s-main">
-                        <span class="s-title">{s.title || shortPath(s.cwd)}</span>
+                        <span class="s-title" data-testid="session-title">{sessionHeading(s).title}</span>
+                        <Show when={sessionHeading(s).preview}>
+                          {(p) => (
+                            <span class="s-preview" data-testid="session-preview">
+                              {p()}
+                            </span>
+                          )}
+                        </Show>
                         <span class="s-meta">
                           <span class={`s-status status-text-${s.status}`}>{statusLabel(s.status)}</span> · {s.agentLabel} · {s.machineName} ·{" "}
                           <span class="mono">{shortPath(s.cwd)}</span>

@@ -4,14 +4,13 @@ import ArrowLeft from "lucide-solid/icons/arrow-left";
 import CloudOff from "lucide-solid/icons/cloud-off";
 import Eye from "lucide-solid/icons/eye";
 import { createEffect, createResource, createSignal, type JSX, onCleanup, Show } from "solid-js";
-import { ackOf } from "../connection/op-client";
 import { api } from "../lib/api";
 import { shortPath } from "../lib/format";
 import { toast } from "../lib/toasts";
 import { createDraft } from "../session/create-draft";
 import { createFollow } from "../session/create-follow";
 import { createSessionStore } from "../session/create-session-store";
-import { errorText, makeSessionActions, QUEUED_TOAST } from "../session/session-actions";
+import { errorText, makeSessionActions } from "../session/session-actions";
 import { AuthHelp } from "./AuthHelp";
 import { DroppedOffer } from "./DroppedOffer";
 import { MembersPanel } from "./MembersPanel";
@@ -19,6 +18,7 @@ import { QueueChips } from "./QueueChips";
 import { Sender } from "./Sender";
 import { SessionSettings } from "./SessionSettings";
 import { ConnectionBadge, SessionStatusBadge } from "./StatusBadges";
+import { Toasts } from "./Toasts";
 import { Transcript } from "./Transcript";
 
 /** How long a reconnect may fail before we ask the API whether we still have access. */
@@ -39,7 +39,7 @@ function Session(props: { id: string }) {
       if (reply.type === "error") {
         actions.restore([{ blocks: op.blocks }]);
         toast(errorText(reply), "error");
-      } else if (ackOf(reply, "message.send")?.queued) toast(QUEUED_TOAST);
+      }
     },
   });
   const actions = makeSessionActions({ request: socket.request, draft, setDraft, notify: toast });
@@ -72,8 +72,9 @@ function Session(props: { id: string }) {
     await actions.takeBack(id);
     focusComposer();
   };
-  const restore = () => {
-    actions.restore(takeDropped());
+  // The room settles the offer for every viewer (dropped_offer); this viewer's copy goes at once.
+  const restore = async () => {
+    await actions.restoreDropped(takeDropped());
     focusComposer();
   };
   const requeue = () => actions.requeue(takeDropped());
@@ -186,6 +187,7 @@ function Session(props: { id: string }) {
             <ArrowDown size={16} />
           </button>
         </Show>
+        <Toasts inline />
         <DroppedOffer
           entries={state.dropped}
           canAct={canAct()}

@@ -1,12 +1,22 @@
 import CircleAlert from "lucide-solid/icons/circle-alert";
 import CircleCheck from "lucide-solid/icons/circle-check";
 import X from "lucide-solid/icons/x";
-import { For } from "solid-js";
-import { dismissToast, toasts } from "../lib/toasts";
+import { For, Show } from "solid-js";
+import { dismissToast, hostedInline, hostToastsInline, toasts } from "../lib/toasts";
 
-export function Toasts() {
+/** The floating list (app-wide), or with `inline` a list in the hosting view's flow (it covers nothing). */
+export function Toasts(props: { inline?: boolean }) {
+  if (props.inline) hostToastsInline();
   return (
-    <div class="toasts" aria-live="polite">
+    <Show when={!!props.inline === hostedInline()}>
+      <ToastList inline={!!props.inline} />
+    </Show>
+  );
+}
+
+function ToastList(props: { inline: boolean }) {
+  return (
+    <div class="toasts" classList={{ "toasts-inline": props.inline }} aria-live="polite">
       <For each={toasts()}>
         {(t) => (
           <div class={`toast toast-${t.kind}`} data-testid="toast" role={t.kind === "error" ? "alert" : "status"}>

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { fold, initialSessionState, type Row, type ToolRow } from "../../../shared/fold";
 import type { ServerFrame, SessionEvent } from "../../../shared/viewer-protocol";
 import { Transcript } from "./Transcript";
+import { kindIsRedundant } from "./TranscriptRows";
 
 const bo = { id: "b", name: "Bo" };
 const acp = (update: Record<string, unknown>): SessionEvent => ({ kind: "acp", update: update as { sessionUpdate: string } });
@@ -137,5 +138,17 @@ describe("permission card: what will run, first", () => {
     const s = perm({ toolCallId: "e", title: "Delete it", kind: "delete", rawInput: { file_path: "/r/old.txt" } });
     render(() => <Transcript rows={s.rows} canAct onPermission={() => {}} />);
     expect(screen.getByTestId("permission-path")).toHaveTextContent("/r/old.txt");
+  });
+});
+
+describe("tool rows: accessible names", () => {
+  it("the kind is said once, with spaces: not 'RunRun rm -rf build/Pending'", () => {
+    expect(kindIsRedundant("Run", "Run `rm -rf build/`")).toBe(true);
+    expect(kindIsRedundant("Edit", "src/app.ts")).toBe(false);
+    const s = foldAll([...start, acp({ sessionUpdate: "tool_call", toolCallId: "r", title: "Run `rm -rf build/`", kind: "execute", status: "pending" })]);
+    render(() => <Transcript rows={s.rows} canAct onPermission={() => {}} />);
+    const head = screen.getByTestId("row-tool").querySelector("button")!;
+    expect(head.textContent?.replace(/\s+/g, " ").trim()).toMatch(/^Run rm -rf build\/ \S/);
+    expect(head.textContent).not.toMatch(/RunRun/);
   });
 });

@@ -136,6 +136,14 @@ const KIND_LABEL: Record<string, string> = {
   other: "Tool",
 };
 
+/**
+ * The kind label is left out when the title already starts with it: "Run `rm -rf build/`" reads (and is
+ * named, for a screen reader) once, not "RunRun rm -rf build/".
+ */
+export function kindIsRedundant(kindLabel: string, title: string): boolean {
+  return title.replace(/`/g, "").trim().toLowerCase().startsWith(kindLabel.toLowerCase());
+}
+
 export function toolStatus(row: Pick<ToolRow, "status" | "live">): { key: string; label: string } {
   if (row.status === "completed") return { key: "completed", label: "Done" };
   if (row.status === "failed") return { key: "failed", label: "Failed" };
@@ -284,6 +292,7 @@ export function ToolCall(props: { row: ToolRow }) {
     props.row.content.reduce((n, c) => n + (c.type === "text" ? c.text.split("\n").length : c.type === "diff" ? 8 : 1), 0) +
     terminals().reduce((n, t) => n + t.output.split("\n").length, 0);
   const running = () => props.row.live && status().key === "in_progress" && terminals().length > 0;
+  const kindLabel = () => KIND_LABEL[props.row.toolKind] ?? props.row.toolKind;
   const open = () => toggled() ?? (hasBody() && (status().key === "failed" || running() || lineCount() <= OPEN_MAX_LINES));
   return (
     <div class={`row row-tool tool-${status().key}`} classList={{ open: open() }} data-testid="row-tool" data-status={status().key}>
@@ -293,15 +302,18 @@ export function ToolCall(props: { row: ToolRow }) {
         </span>
         <span class="tool-text">
           <span class="tool-title">
-            <span class="tool-kind" data-testid="tool-kind">
-              {KIND_LABEL[props.row.toolKind] ?? props.row.toolKind}
-            </span>
+            <Show when={!kindIsRedundant(kindLabel(), props.row.title)}>
+              <span class="tool-kind" data-testid="tool-kind">
+                {kindLabel()}
+              </span>{" "}
+            </Show>
             <InlineCode text={props.row.title} />
           </span>
           <Show when={props.row.locations.length}>
+            {" "}
             <span class="tool-loc">{props.row.locations.join(", ")}</span>
           </Show>
-        </span>
+        </span>{" "}
         <span class={`tool-status st-${status().key}`} data-testid="tool-status">
           <StatusIcon status={status().key} />
           <span>{status().label}</span>
