@@ -1,6 +1,6 @@
 /** What `startDaemon` takes. The CLI builds this from flags / env / config file (cli-args.ts). */
 import type { CustomAgent } from "./agent-presets";
-import type { SessionTimeouts } from "./agent-session";
+import type { SessionTimeouts } from "./session-timeouts";
 import type { BackoffOptions } from "./backoff";
 import type { LogSink } from "./log";
 

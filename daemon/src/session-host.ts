@@ -3,7 +3,8 @@ import type { z } from "zod";
 import { assertNever } from "../../shared/assert-never";
 import type { AgentCapabilities, DaemonEvent, DaemonSession, MachineCommand } from "../../shared/tunnel-protocol";
 import type { ResolvedAgent } from "./agent-presets";
-import { AgentSession, DEFAULT_TIMEOUTS, type SessionTimeouts } from "./agent-session";
+import { AgentSession } from "./agent-session";
+import { DEFAULT_TIMEOUTS, type SessionTimeouts } from "./session-timeouts";
 import { checkCwd } from "./allowed-roots";
 import { errorMessage, silentLogger, type Logger } from "./log";
 

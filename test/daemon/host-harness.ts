@@ -5,7 +5,7 @@ import path from "node:path";
 import { DaemonEvent, type MachineCommand } from "../../shared/tunnel-protocol";
 import { AGENT_PRESETS, demoLaunch, type ResolvedAgent } from "../../daemon/src/agent-presets";
 import { createSessionHost, type SessionHost } from "../../daemon/src/session-host";
-import type { SessionTimeouts } from "../../daemon/src/agent-session";
+import type { SessionTimeouts } from "../../daemon/src/session-timeouts";
 import type { Logger } from "../../daemon/src/log";
 
 export type Recorder = {
