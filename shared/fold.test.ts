@@ -315,7 +315,7 @@ describe("fold: transcript rows", () => {
     expect(s.seq).toBe(6);
   });
 
-  it("config_state sets config; mode / option updates patch it; usage, commands and title are kept", () => {
+  it("config_state sets config (mode / option updates leave it to the daemon's config_state); usage, commands and title are kept", () => {
     const config = {
       modes: { currentModeId: "code", availableModes: [{ id: "code", name: "Code" }, { id: "ask", name: "Ask" }] },
       models: null,
@@ -329,6 +329,11 @@ describe("fold: transcript rows", () => {
       st({ kind: "config_state", config }),
       ev(acp({ sessionUpdate: "current_mode_update", currentModeId: "ask" })),
       ev(acp({ sessionUpdate: "config_option_update", configOptions: [{ id: "model", category: "model", type: "select", currentValue: "b", options: [] }] })),
+      // What the room relays after those updates: the daemon's config computed from them.
+      st({
+        kind: "config_state",
+        config: { ...config, modes: { ...config.modes, currentModeId: "ask" }, configOptions: [{ id: "model", category: "model", type: "select", currentValue: "b", options: [] }] },
+      }),
       ev(acp({ sessionUpdate: "usage_update", used: 1200, size: 200000, cost: { amount: 0.12, currency: "USD" } })),
       ev(acp({ sessionUpdate: "available_commands_update", availableCommands: [{ name: "review", description: "Review the diff" }] })),
       ev(acp({ sessionUpdate: "session_info_update", title: "Fix the tests" })),
@@ -339,6 +344,29 @@ describe("fold: transcript rows", () => {
     expect(s.commands).toEqual([{ name: "review", description: "Review the diff" }]);
     expect(s.title).toBe("Fix the tests");
     expect(s.rows).toEqual([]);
+  });
+
+  it("the config is the daemon's config_state only: a mode or option update alone is transcript, not config", () => {
+    const config = {
+      modes: { currentModeId: "code", availableModes: [{ id: "code", name: "Code" }, { id: "ask", name: "Ask" }] },
+      models: null,
+      configOptions: [{ id: "model", category: "model", type: "select", currentValue: "a", options: [] }],
+      steering: false,
+      images: false,
+      queueDepth: 1,
+      mergeQueued: false,
+    };
+    let s = run([
+      st({ kind: "config_state", config }),
+      ev(acp({ sessionUpdate: "current_mode_update", currentModeId: "ask" })),
+      ev(acp({ sessionUpdate: "config_option_update", configOptions: [{ id: "model", category: "model", type: "select", currentValue: "b", options: [] }] })),
+    ]);
+    expect(s.config).toEqual(config);
+    expect(s.rows).toEqual([]);
+    // What the daemon computed from those updates arrives as config_state (the room relays it): that is what shows.
+    const next = { ...config, modes: { ...config.modes, currentModeId: "ask" }, configOptions: [{ ...config.configOptions[0]!, currentValue: "b" }] };
+    s = run([st({ kind: "config_state", config: next })], s);
+    expect(s.config).toEqual(next);
   });
 
   it("slash commands keep their input hint and survive a snapshot (the compacted log) and a tail replay", () => {
@@ -407,7 +435,7 @@ describe("fold: transcript rows", () => {
     expect(s.rows[2]).toMatchObject({ status: "completed", title: "ls" });
   });
 
-  it("state frames never move the cursor; config_state and current_mode_update update config", () => {
+  it("state frames never move the cursor; config_state updates config (after a current_mode_update, from the daemon)", () => {
     const config = {
       modes: { currentModeId: "ask", availableModes: [{ id: "ask", name: "Ask" }, { id: "code", name: "Code" }] },
       models: null,
@@ -421,6 +449,8 @@ describe("fold: transcript rows", () => {
     const cursor = s.seq;
     expect(s.config?.steering).toBe(true);
     s = run([ev({ kind: "acp", update: { sessionUpdate: "current_mode_update", currentModeId: "code" } })], s);
+    expect(s.seq).toBe(cursor + 1);
+    s = run([st({ kind: "config_state", config: { ...config, modes: { ...config.modes, currentModeId: "code" } } })], s);
     expect(s.config?.modes?.currentModeId).toBe("code");
     expect(s.seq).toBe(cursor + 1);
   });

@@ -505,16 +505,6 @@ function applyPlan(state: FoldState, u: Record<string, unknown>): FoldState {
   return { ...pushRow(s, { kind: "plan", id, entries }), open: { ...s.open, plan: id } };
 }
 
-function applyConfigUpdate(state: FoldState, u: Record<string, unknown>): FoldState {
-  const cfg = state.config;
-  if (!cfg) return state;
-  if (u["sessionUpdate"] === "current_mode_update" && cfg.modes && typeof u["currentModeId"] === "string")
-    return { ...state, config: { ...cfg, modes: { ...cfg.modes, currentModeId: u["currentModeId"] } } };
-  if (u["sessionUpdate"] === "config_option_update" && Array.isArray(u["configOptions"]))
-    return { ...state, config: { ...cfg, configOptions: u["configOptions"] as ConfigState["configOptions"] } };
-  return state;
-}
-
 function applyAcp(state: FoldState, u: Record<string, unknown>): FoldState {
   const messageId = str(u["messageId"]);
   switch (u["sessionUpdate"]) {
@@ -529,7 +519,8 @@ function applyAcp(state: FoldState, u: Record<string, unknown>): FoldState {
       return applyPlan(state, u);
     case "current_mode_update":
     case "config_option_update":
-      return applyConfigUpdate(state, u);
+      // The config is the daemon's (it computes it from these updates and sends config_state): not recomputed here.
+      return state;
     case "usage_update": {
       const used = Number(u["used"]);
       const size = Number(u["size"]);

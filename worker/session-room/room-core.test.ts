@@ -4,7 +4,7 @@
  */
 import { settingsFromConfig } from "../../shared/session-settings";
 import { describe, expect, it } from "vitest";
-import { framesOf } from "../../shared/fold";
+import { fold, framesOf, initialSessionState } from "../../shared/fold";
 import { MAX_QUEUE_BYTES } from "../../shared/limits";
 import { requeueId } from "../../shared/requeue-id";
 import type { AgentConfig, DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
@@ -439,6 +439,18 @@ describe("room core: config and settings", () => {
     expect(r.kinds()).toEqual(["acp", "config_state"]);
     expect(r.of("config_state")[0]!.config.modes?.currentModeId).toBe("ask");
     expect(r.store.agentConfig()).toEqual(next);
+  });
+
+  it("a viewer shows the mode after a change as the daemon's config_state says (its fold does not recompute it)", async () => {
+    const r = await makeRoom();
+    const joined: ServerFrame[] = [];
+    r.core.replay(MEMBER, 0, (t) => void joined.push(...framesOf(JSON.parse(t) as ServerFrame)));
+    const viewer = () => [...joined, ...r.frames].reduce((s, f) => fold(s, f), initialSessionState());
+    expect(viewer().config?.modes?.currentModeId).toBe("code");
+    await r.daemon({ t: "session.update", sessionId: "s1", update: { sessionUpdate: "current_mode_update", currentModeId: "ask" } });
+    expect(viewer().config?.modes?.currentModeId).toBe("code");
+    await r.daemon({ t: "config.state", sessionId: "s1", config: { ...CONFIG, modes: { ...CONFIG.modes!, currentModeId: "ask" } } });
+    expect(viewer().config?.modes?.currentModeId).toBe("ask");
   });
 
   it("settings.set saves the room settings and publishes them with the config", async () => {
