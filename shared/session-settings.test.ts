@@ -78,8 +78,35 @@ describe("reapplyPlan", () => {
     expect(plan).toEqual([]);
   });
   it("re-applies a legacy model when the agent has the legacy list", () => {
-    const cfg: AgentConfig = { ...codex(), models: { currentModelId: "a", availableModels: [{ modelId: "a", name: "A" }, { modelId: "b", name: "B" }] } };
+    // Only the legacy list (no model option: an agent offering both is the case below).
+    const base = codex();
+    const cfg: AgentConfig = {
+      ...base,
+      configOptions: base.configOptions.filter((o) => o.category !== "model"),
+      models: { currentModelId: "a", availableModels: [{ modelId: "a", name: "A" }, { modelId: "b", name: "B" }] },
+    };
     expect(reapplyPlan({ modeId: null, modelId: "b", options: {} }, cfg)).toEqual([{ kind: "model", modelId: "b" }]);
+  });
+  it("an agent offering mode / model both ways (qwen): only the option is re-applied, the legacy value (stale: viewers change the option) is not written", () => {
+    // qwen 0.24.4 after session/load: it restored the session's model itself; the legacy list and the option agree.
+    const qwen = (model: string, legacyModel: string, mode = "default", legacyMode = mode): AgentConfig => ({
+      modes: { currentModeId: legacyMode, availableModes: [{ id: "default", name: "Default" }, { id: "plan", name: "Plan" }] },
+      models: { currentModelId: legacyModel, availableModels: [{ modelId: "fake-model(openai)", name: "fake-model" }, { modelId: "fake-model-large(openai)", name: "fake-model-large" }] },
+      configOptions: [
+        { id: "mode", name: "Mode", type: "select", category: "mode", currentValue: mode, options: [{ value: "default", name: "Default" }, { value: "plan", name: "Plan" }] },
+        { id: "model", name: "Model", type: "select", category: "model", currentValue: model, options: [{ value: "fake-model(openai)", name: "fake-model" }, { value: "fake-model-large(openai)", name: "fake-model-large" }] },
+      ],
+      steering: false,
+      images: true,
+    });
+    // The user changed the model and mode options; the legacy ids did not follow (qwen sends no update for them).
+    const had = settingsFromConfig(qwen("fake-model-large(openai)", "fake-model(openai)", "plan", "default"));
+    expect(reapplyPlan(had, qwen("fake-model-large(openai)", "fake-model-large(openai)"))).toEqual([{ kind: "option", configId: "mode", value: "plan" }]);
+    expect(reapplyPlan(had, qwen("fake-model(openai)", "fake-model(openai)"))).toEqual([
+      { kind: "option", configId: "mode", value: "plan" },
+      { kind: "option", configId: "model", value: "fake-model-large(openai)" },
+    ]);
+    expect(reapplyNotices(had, qwen("fake-model-large(openai)", "fake-model-large(openai)", "plan", "plan"))).toEqual([]);
   });
 });
 

@@ -54,16 +54,26 @@ export function settingsFromConfig(config: AgentConfig): SessionSettings {
 }
 
 /**
+ * Where an agent offers mode / model both ways — a config option of that category and the legacy `modes` /
+ * `models` (qwen, codex) — viewers change the option (composer-logic prefers it) and the agent may not move the
+ * legacy id with it (qwen 0.24.4 does not): the legacy value is then stale and is neither written nor checked.
+ */
+function hasOptionFor(config: AgentConfig, category: "mode" | "model"): boolean {
+  return config.configOptions.some((o) => o["category"] === category);
+}
+
+/**
  * The writes that bring `reported` (what the agent says after a load) back to `wanted`: only settings the agent
- * still offers, with a value it still offers, that differ. Mode first, then the legacy model, then the options
+ * still offers, with a value it still offers, that differ (legacy mode / model only where no option stands for them,
+ * see hasOptionFor). Mode first, then the legacy model, then the options
  * in the agent's order (a later option's choices may depend on an earlier one, e.g. effort on model).
  */
 export function reapplyPlan(wanted: SessionSettings, reported: AgentConfig): ReapplyStep[] {
   const steps: ReapplyStep[] = [];
-  const modes = reported.modes;
+  const modes = hasOptionFor(reported, "mode") ? null : reported.modes;
   if (wanted.modeId && modes && modes.currentModeId !== wanted.modeId && modes.availableModes.some((m) => m.id === wanted.modeId))
     steps.push({ kind: "mode", modeId: wanted.modeId });
-  const models = reported.models;
+  const models = hasOptionFor(reported, "model") ? null : reported.models;
   if (
     wanted.modelId &&
     models &&
@@ -97,12 +107,12 @@ function label(value: string | boolean, names?: Map<string, string>): string {
 export function reapplyNotices(wanted: SessionSettings, final: AgentConfig, before: AgentConfig = final): string[] {
   const out: string[] = [];
   const line = (setting: string, now: string, want: string) => `${setting} could not be re-applied after the restart: it is ${now}, not ${want}`;
-  const modes = final.modes;
+  const modes = hasOptionFor(final, "mode") ? null : final.modes;
   if (wanted.modeId && modes && modes.currentModeId !== wanted.modeId) {
     const names = new Map([...(before.modes?.availableModes ?? []), ...modes.availableModes].map((m) => [m.id, m.name] as const));
     out.push(line("Mode", label(modes.currentModeId, names), label(wanted.modeId, names)));
   }
-  const models = final.models;
+  const models = hasOptionFor(final, "model") ? null : final.models;
   if (wanted.modelId && models && models.currentModelId !== wanted.modelId) {
     const names = new Map([...(before.models?.availableModels ?? []), ...models.availableModels].map((m) => [m.modelId, m.name] as const));
     out.push(line("Model", label(models.currentModelId, names), label(wanted.modelId, names)));
