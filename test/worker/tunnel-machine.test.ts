@@ -2,6 +2,7 @@ import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SessionRoom } from "../../worker/session-room/session-room-do";
+import { MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
 import { figure } from "../figure";
 import { api, newSession, setupSession, TestDaemon, TestViewer, text, waitFor } from "./harness";
 
@@ -127,6 +128,30 @@ describe("tunnel and Machine DO", () => {
     await new Promise((r) => setTimeout(r, 50));
     const texts = v.chunkTexts();
     expect(texts.join("")).toBe("0,1,2,3,4,");
+  });
+
+  it("a tunnel peer flooding frames is charged by size before parsing: refused RATE_LIMITED and closed 'try again later'; the resend lands once", async () => {
+    const { daemon, sessionId } = await setupSession();
+    const v = await TestViewer.open(sessionId);
+    let closeCode = 0;
+    daemon.ws.addEventListener("close", (e) => (closeCode = e.code));
+    const errors = () => daemon.frames.filter((f) => f.type === "error");
+    const before = errors().length;
+    daemon.chunk(sessionId, "kept,"); // a real event in flight with the flood: not lost
+    // Frames a send window would never allow (≤ 2 unacked), each of the largest size: without the gate each is
+    // parsed and answered. The gate lets through its burst plus the refill (~30 + ~15/s of these).
+    const junk = JSON.stringify({ type: "nonsense", pad: "x".repeat(MAX_TUNNEL_FRAME_BYTES - 100) });
+    for (let i = 0; i < 150; i++) daemon.ws.send(junk);
+    await waitFor(() => closeCode !== 0, "tunnel closed", 20_000);
+    expect(closeCode).toBe(1013);
+    const answered = errors().slice(before);
+    expect(answered.filter((f) => f.type === "error" && f.code === "RATE_LIMITED").length).toBeGreaterThanOrEqual(1);
+    // Parsed (BAD_FRAME): fewer than were sent.
+    expect(answered.filter((f) => f.type === "error" && f.code === "BAD_FRAME").length).toBeLessThan(150);
+    await daemon.connect([{ sessionId, busy: false }]);
+    await daemon.settle();
+    await waitFor(() => v.chunkTexts().join("").includes("kept,"), "the real event delivered");
+    expect(v.chunkTexts().join("")).toBe("kept,");
   });
 
   it("an error thrown by the room's own code drops that share once and keeps the tunnel (a bad event cannot wedge the machine)", async () => {

@@ -33,7 +33,7 @@ import { type Env, roomStub } from "../env";
 import { MACHINE_ID_HEADER } from "../headers";
 import type { DispatchOptions, DispatchResult, MachineStatus } from "./dispatch-result";
 import type { MachineRpc } from "./machine-rpc";
-import { afterRoomError, budgetRefusal, intake, splitBySession } from "./machine-rules";
+import { afterRoomError, budgetRefusal, intake, makeTunnelGate, splitBySession, type TunnelGate, TunnelIntake } from "./machine-rules";
 import { MachineStore } from "./machine-store";
 
 const TUNNEL_TAG = "tunnel";
@@ -57,6 +57,8 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
   /** Frame bytes behind `pending` and behind the batch being handed to rooms: bounded by MAX_TUNNEL_BACKLOG_BYTES. */
   private pendingBytes = 0;
   private drainingBytes = 0;
+  /** Per tunnel socket (in memory: a socket woken from hibernation starts with a full bucket). */
+  private readonly gates = new WeakMap<WebSocket, TunnelGate>();
   /** Highest `n` taken into `pending` (≥ durable lastSeenUp); resends at or below are duplicates. */
   private highestTaken = 0;
 
@@ -91,8 +93,21 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    if (typeof message !== "string" || message.length > MAX_TUNNEL_FRAME_BYTES)
-      return this.send(ws, { type: "error", code: ErrorCode.FRAME_TOO_LARGE, message: "frame too large or binary" });
+    let gate = this.gates.get(ws);
+    if (!gate) this.gates.set(ws, (gate = makeTunnelGate(Date.now())));
+    // Charged by size before anything reads the frame (a flooding peer costs parsing only up to the gate).
+    const admitted = gate.admit(typeof message === "string" ? message.length : message.byteLength, Date.now());
+    switch (admitted) {
+      case TunnelIntake.accept:
+        break;
+      case TunnelIntake.tooLarge:
+        return this.send(ws, { type: "error", code: ErrorCode.FRAME_TOO_LARGE, message: `frame exceeds ${MAX_TUNNEL_FRAME_BYTES} bytes` });
+      case TunnelIntake.limited:
+        return this.sendBackLater(ws, ErrorCode.RATE_LIMITED, "tunnel rate limit");
+      default:
+        return assertNever(admitted);
+    }
+    if (typeof message !== "string") return this.send(ws, { type: "error", code: ErrorCode.FRAME_TOO_LARGE, message: "frame too large or binary" });
     let frame: DaemonFrame;
     try {
       const parsed = DaemonFrame.safeParse(JSON.parse(message));

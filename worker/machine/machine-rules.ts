@@ -3,12 +3,52 @@
  * what a failed room call means, and the per-machine active budget. machine-do.ts holds the socket,
  * the stubs and the storage and applies these.
  */
-import { MAX_TUNNEL_BACKLOG_BYTES } from "../../shared/limits";
+import { MAX_TUNNEL_BACKLOG_BYTES, MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
 import type { DaemonEvent } from "../../shared/tunnel-protocol";
 import { ErrorCode } from "../../shared/viewer-protocol";
+import { frameCost, type GateLimits, makeTokenBucket } from "../session-room/rate-limit";
 import type { DispatchOptions, DispatchResult } from "./dispatch-result";
 
 export type Numbered = { n: number; event: DaemonEvent };
+
+/**
+ * Per-tunnel charge for daemon frames, by size, before anything parses them (as viewer frames are charged,
+ * session-room/rate-limit.ts). A daemon sends at most 2 frames unacked (daemon/src/send-window.ts), so a
+ * legitimate one stays far below this: bench ingest (~10k chunk events/s, ~1.5 MB/s in ~100 frames/s) costs
+ * ~200 tokens/s, a fifth of the refill. Only a peer ignoring the send window reaches it; it then costs the
+ * Machine at most this much parsing.
+ */
+export const TUNNEL_GATE: Pick<GateLimits, "burst" | "perSecond" | "charsPerToken" | "maxFrame"> = {
+  /** 1 MiB frame = 65 tokens: 30 of the largest frames (or 2,000 small ones) at once. */
+  burst: 2_000,
+  /** ≈ 16 MiB/s of frames sustained (or 1,000 small frames/s): a few % of a core's JSON parsing, 5× bench ingest. */
+  perSecond: 1_000,
+  /** One token per frame plus one per 16 KiB. */
+  charsPerToken: 16 * 1024,
+  maxFrame: MAX_TUNNEL_FRAME_BYTES,
+};
+
+/** What the Machine does with one daemon frame, decided from its size alone. */
+export const TunnelIntake = {
+  accept: "accept",
+  /** Over MAX_TUNNEL_FRAME_BYTES (charged as the largest allowed): FRAME_TOO_LARGE, not parsed. */
+  tooLarge: "too_large",
+  /** Over the rate: not parsed; the tunnel is closed "try again later" and the daemon resends what is unacked. */
+  limited: "limited",
+} as const;
+export type TunnelIntake = (typeof TunnelIntake)[keyof typeof TunnelIntake];
+
+/** One tunnel socket's gate: `admit(size, at)` for a frame of `size` characters arriving at `at` (ms). */
+export function makeTunnelGate(now: number, limits = TUNNEL_GATE) {
+  const bucket = makeTokenBucket(limits.burst, limits.perSecond, now);
+  return {
+    admit(size: number, at: number): TunnelIntake {
+      if (!bucket.take(at, frameCost(size, limits))) return TunnelIntake.limited;
+      return size > limits.maxFrame ? TunnelIntake.tooLarge : TunnelIntake.accept;
+    },
+  };
+}
+export type TunnelGate = ReturnType<typeof makeTunnelGate>;
 
 /**
  * Frames from the tunnel: resends (n ≤ the highest taken) are dropped; new ones are refused whole when

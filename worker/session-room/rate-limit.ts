@@ -46,7 +46,7 @@ export const VIEWER_GATE: GateLimits = {
 };
 
 /** Tokens a frame of `size` costs (an oversized frame is charged as the largest allowed one). */
-export function frameCost(size: number, limits: GateLimits = VIEWER_GATE): number {
+export function frameCost(size: number, limits: Pick<GateLimits, "maxFrame" | "charsPerToken"> = VIEWER_GATE): number {
   return 1 + Math.floor(Math.min(size, limits.maxFrame) / limits.charsPerToken);
 }
 
