@@ -5,7 +5,7 @@
 import { settingsFromConfig } from "../../shared/session-settings";
 import { describe, expect, it } from "vitest";
 import { fold, framesOf, initialSessionState } from "../../shared/fold";
-import { MAX_QUEUE_BYTES } from "../../shared/limits";
+import { MAX_QUEUE_BYTES, REPLAY_TAIL_MAX } from "../../shared/limits";
 import { requeueId } from "../../shared/requeue-id";
 import type { AgentConfig, DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
 import type { AckFrame, ClientOp, ErrorFrame, ServerFrame, SessionEvent, Viewer } from "../../shared/viewer-protocol";
@@ -564,6 +564,28 @@ describe("room core: replay", () => {
     expect(frames.slice(2, 5).map((f) => (f.type === "state" ? f.event.kind : ""))).toEqual(["queue_state", "config_state", "session_status"]);
     expect(frames[4]).toMatchObject({ event: { state: "active", synthetic: true } });
     expect(frames[5]).toEqual({ type: "ready", seq: head + 1 });
+  });
+
+  it("issue 19 #6 lead: past REPLAY_TAIL_MAX events, a fresh join (snapshot) shows a just-sent and a just-flushed message once each", async () => {
+    const r = await makeRoom();
+    await r.op({ op: "message.send", id: "m0", blocks: text("long turn") });
+    const chunk = (i: number): DaemonEvent => ({ t: "session.update", sessionId: "s1", update: { sessionUpdate: "agent_message_chunk", messageId: `a${i % 7}`, content: { type: "text", text: `${i},` } } });
+    for (let i = 0; i < REPLAY_TAIL_MAX + 50; i += 250) await r.daemon(...Array.from({ length: 250 }, (_, k) => chunk(i + k)));
+    await r.endTurn();
+    const cursor = r.store.headSeq();
+    await r.op({ op: "message.send", id: "m1", blocks: text("sent now") });
+    await r.op({ op: "message.send", id: "q1", blocks: text("queued now") });
+    const joinShows = (after: number) => {
+      const s = replayOf(r, after).flatMap((f) => framesOf(f)).reduce((acc, f) => fold(acc, f), initialSessionState());
+      return s.rows.filter((row) => row.kind === "user").map((row) => row.id);
+    };
+    expect(joinShows(0)).toEqual(["user:m0", "user:m1"]);
+    await r.endTurn();
+    expect(joinShows(0)).toEqual(["user:m0", "user:m1", "user:q1"]);
+    // From a cursor further back than the tail limit: a snapshot too, same rows.
+    expect(r.store.headSeq() - 1).toBeGreaterThan(REPLAY_TAIL_MAX);
+    expect(joinShows(1)).toEqual(["user:m0", "user:m1", "user:q1"]);
+    expect(joinShows(cursor)).toEqual(["user:m1", "user:q1"]);
   });
 
   it("from scratch: one compacted snapshot (streamed chunks merged) at the head", async () => {
