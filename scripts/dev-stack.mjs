@@ -173,6 +173,8 @@ export async function startStack(opts = {}) {
       stateDir,
       server,
       daemon,
+      /** The server's last output lines (kept when quiet, for error messages and tests). */
+      serverOutput: () => [...tail],
       /** `signal`: SIGTERM for a clean restart, SIGKILL to simulate a crash. */
       restartDaemon: async (signal = "SIGTERM") => {
         await killProc(daemon, signal);

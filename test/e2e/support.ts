@@ -17,6 +17,8 @@ export type Stack = {
   stop(): Promise<void>;
   restartDaemon(signal?: "SIGTERM" | "SIGKILL"): Promise<void>;
   daemon: import("node:child_process").ChildProcess;
+  /** The server's last output lines (workerd's log included). */
+  serverOutput(): string[];
   /** With `tunnelProxy`: drops the daemon's live tunnel connection(s) (the daemon process lives on); returns how many. */
   cutTunnel(): number;
 };
