@@ -293,10 +293,9 @@ describe.each(AGENTS)("%s end to end: what issue 16 fixed", (id: AgentId) => {
     expect(readWire(c.logDir).filter((l) => l.dir === "toAgent" && l.msg.method === "session/prompt" && JSON.stringify(l.msg.params).includes("steered words"))).toHaveLength(0);
   });
 
-  // Only where it applies to this agent (not defined otherwise: nothing skipped). Where it does not hold yet,
-  // the reason is in the test's name and the profile (profiles.ts `reapplyOpen`).
-  if (profile.loadSession && profile.reapplyOpen) it.todo(`settings re-applied after a daemon restart — open: ${profile.reapplyOpen}`);
-  if (profile.loadSession && !profile.reapplyOpen) it("after a daemon restart the user's settings are re-applied: the next model request still carries the changed setting", async () => {
+  // Only where it applies to this agent (not defined otherwise: nothing skipped). qwen: the daemon re-applies the
+  // model option only, not qwen's stale legacy model id (which put it back on its default model).
+  if (profile.loadSession) it("after a daemon restart the user's settings are re-applied: the next model request still carries the changed setting", async () => {
     const { page, v, stack } = c;
     const write = pickConfigWrite(id, v.ofKind("config_state").at(-1)!.config);
     expect(write, "a config option to change").toBeTruthy();

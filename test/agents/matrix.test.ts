@@ -12,6 +12,7 @@ import { ECHO_COMMAND, TOUCH_FILE, TRIGGERS, findShellTool } from "../fake-model
 import { writeCapture } from "./capture";
 import { agentHost, START_MS, TURN_MS, tmpDir, updates, type AgentHost, type Ready, type WireLine } from "./harness";
 import { ensureInstalled, selectedAgents, type AgentId } from "./launch";
+import { settingsFromConfig } from "../../shared/session-settings";
 import { AGENT_PROFILES, pickConfigWrite } from "./profiles";
 
 const AGENTS = selectedAgents();
@@ -179,6 +180,33 @@ describe.each(AGENTS)("%s: real agent through the SessionHost", (id: AgentId) =>
     a.send({ t: "cancel", sessionId: "s1" });
     expect(await a.ended("t-cancel", 30_000, mark)).toMatchObject({ stopReason: "cancelled" });
   });
+
+  // Only where it applies to this agent (not defined otherwise: nothing skipped).
+  if (profile.loadSession && profile.fakeModel) it("process restart with the session's changed setting (the room's restore) → the next model request still carries it", async () => {
+    const write = pickConfigWrite(id, a.rec.of("config.state", "s1").at(-1)?.config ?? ready.config);
+    expect(write, "a config option to change").toBeTruthy();
+    const settingsTurn = async (host: AgentHost, turnId: string) => {
+      const reqMark = model.requests.length;
+      const { ended } = await host.endedApproving(turnId, host.prompt("s1", turnId, `${TRIGGERS.settings} ${turnId}`));
+      expect(ended).toMatchObject({ stopReason: "end_turn" });
+      return mainCalls(model, reqMark)[0]!;
+    };
+    const before = await settingsTurn(a, "t-set-before");
+    const m = a.rec.events.length;
+    a.send(write!.command);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(a.rec.events.slice(m).filter((e) => e.t === "command.failed")).toEqual([]);
+    const config = a.rec.of("config.state", "s1").at(-1)?.config ?? ready.config;
+    write!.check(before, await settingsTurn(a, "t-set-changed"));
+    await a.close();
+    wire.push(...a.wire());
+    const b = agentHost(id, base, model, { home: a.run.home });
+    a = b;
+    const again = await b.open("s1", { agentSessionId: ready.agentSessionId, restore: settingsFromConfig(config) });
+    expect(again).toMatchObject({ resumed: true });
+    expect(b.rec.of("session.notice", "s1")).toEqual([]);
+    write!.check(before, await settingsTurn(b, "t-set-restarted"));
+  }, START_MS + 4 * TURN_MS);
 
   // Only where it applies to this agent (not defined otherwise: nothing skipped).
   if (profile.loadSession && profile.fakeModel) it("process restart → session/load reattaches the same agent session, which answers", async () => {

@@ -19,11 +19,6 @@ export type AgentProfile = {
   askSetup?: { configId: string; value: string };
   helloAnswer: string;
   afterRestartAnswer: string;
-  /**
-   * Why the "settings re-applied after a daemon restart" check does not hold for this agent, when it does
-   * not (found by that check; open in issue 16). Absent: the check runs and must pass.
-   */
-  reapplyOpen?: string;
 };
 
 const fake = { fakeModel: true, helloAnswer: "Fake reply to: hello", afterRestartAnswer: "Fake reply to: hello after restart" };
@@ -39,8 +34,6 @@ export const AGENT_PROFILES: Record<AgentId, AgentProfile> = {
     authMethods: true,
     steering: false,
     asksPermission: true,
-    reapplyOpen:
-      "qwen 0.24.4 takes the re-applied model after session/load and reports it as current, yet its next model request still names the default model",
   },
   opencode: {
     ...fake,
@@ -48,7 +41,6 @@ export const AGENT_PROFILES: Record<AgentId, AgentProfile> = {
     authMethods: true,
     steering: false,
     asksPermission: true,
-    reapplyOpen: "with a model write re-applied after session/load, the opencode session did not come back idle within 120 s (cause not yet found)",
   },
   pi: { ...fake, loadSession: true, authMethods: true, steering: false, asksPermission: false },
   copilot: { ...fake, loadSession: true, authMethods: true, steering: false, asksPermission: true },
