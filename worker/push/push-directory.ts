@@ -72,6 +72,11 @@ export async function deleteSubscriptionsOfAuthSession(db: D1Database, authSessi
   await db.prepare("DELETE FROM push_subscriptions WHERE auth_session_hash = ?").bind(authSessionHash).run();
 }
 
+/** A guest signed out everywhere (their last invitation withdrawn): none of their devices is told anything. */
+export async function deleteSubscriptionsOfUser(db: D1Database, userId: string): Promise<void> {
+  await db.prepare("DELETE FROM push_subscriptions WHERE user_id = ?").bind(userId).run();
+}
+
 export async function readPreferences(db: D1Database, userId: string): Promise<PushPreferences> {
   const [prefs, mutes] = await db.batch([
     db.prepare("SELECT events_json FROM push_preferences WHERE user_id = ?").bind(userId),

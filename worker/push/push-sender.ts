@@ -1,16 +1,16 @@
 /**
- * Sends one Web Push message: RFC 8291 payload encryption and the VAPID JWT by @pushforge/builder (Web
- * Crypto, runs on Workers), then a POST to the push service. The VAPID key pair comes from the Worker's
- * secret VAPID_PRIVATE_KEY (a P-256 private JWK as `npx @pushforge/builder vapid` prints it); the
- * public key the browsers subscribe with is derived from it.
+ * Sends one Web Push message: the payload encrypted for the subscription and a VAPID header
+ * (web-push.ts), POSTed to the push service. The VAPID key pair comes from the Worker's secret
+ * VAPID_PRIVATE_KEY (a P-256 private JWK, as `npm run vapid` or `npx @pushforge/builder vapid` prints
+ * it); the public key the browsers subscribe with is derived from it.
  */
-import { buildPushHTTPRequest } from "@pushforge/builder";
 import { z } from "zod";
 import type { PushPayload } from "../../shared/push-api";
 import { isLocalStack } from "../auth/local-stack";
 import type { Env } from "../env";
 import { pushTarget } from "./push-endpoint";
 import type { StoredSubscription } from "./push-directory";
+import { encryptPayload, fromBase64Url, toBase64Url, vapidAuthorization } from "./web-push";
 
 /** A push older than this is not worth showing (a permission request or a turn's end an hour late). */
 const PUSH_TTL_SECONDS = 60 * 60;
@@ -41,16 +41,18 @@ export async function sendPush(vapid: Vapid, sub: StoredSubscription, payload: P
   const target = pushTarget(sub.endpoint, vapid.localStack);
   if (!target) return { outcome: "failed", detail: "endpoint not allowed" };
   try {
-    const req = await buildPushHTTPRequest({
-      privateJWK: vapid.privateJwk,
-      subscription: { endpoint: target.buildFor, keys: { p256dh: sub.p256dh, auth: sub.auth } },
-      message: {
-        payload,
-        adminContact: vapid.subject,
-        options: { ttl: PUSH_TTL_SECONDS, urgency: payload.kind === "permission" ? "high" : "normal" },
+    const body = await encryptPayload(new TextEncoder().encode(JSON.stringify(payload)), { p256dh: sub.p256dh, auth: sub.auth });
+    const res = await fetch(target.postTo, {
+      method: "POST",
+      headers: {
+        Authorization: await vapidAuthorization(vapid, target.audienceOf),
+        "Content-Encoding": "aes128gcm",
+        "Content-Type": "application/octet-stream",
+        TTL: String(PUSH_TTL_SECONDS),
+        Urgency: payload.kind === "permission" ? "high" : "normal",
       },
+      body,
     });
-    const res = await fetch(target.postTo, { method: "POST", headers: req.headers, body: req.body });
     if (res.status === 404 || res.status === 410) return { outcome: "gone" };
     if (!res.ok) return { outcome: "failed", detail: `${res.status} ${(await res.text().catch(() => "")).slice(0, 200)}` };
     await res.body?.cancel();
@@ -58,15 +60,4 @@ export async function sendPush(vapid: Vapid, sub: StoredSubscription, payload: P
   } catch (err) {
     return { outcome: "failed", detail: err instanceof Error ? err.message : String(err) };
   }
-}
-
-function fromBase64Url(s: string): Uint8Array {
-  const bin = atob(s.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (s.length % 4)) % 4));
-  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
-}
-
-function toBase64Url(bytes: Uint8Array): string {
-  let s = "";
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
