@@ -95,6 +95,9 @@ export async function authTestProjects() {
         MAIL_API_URL: MAIL_API,
         MAIL_API_KEY: "test-mail-key",
         MAIL_FROM: "Baton <baton@example.com>",
+        // Push is on (subscriptions accepted); nothing is delivered in these suites.
+        VAPID_PRIVATE_KEY: JSON.stringify(vapidJwk),
+        VAPID_SUBJECT: "mailto:push-test@example.com",
       },
       "test/worker/auth-builtin*.test.ts",
     ),
