@@ -35,6 +35,8 @@ export function vapidOf(env: Pick<Env, "VAPID_PRIVATE_KEY" | "VAPID_SUBJECT" | "
   return { privateJwk: jwk, publicKey: toBase64Url(point), subject: env.VAPID_SUBJECT, localStack: isLocalStack(env) };
 }
 
+export const pushEnabled = (env: Pick<Env, "VAPID_PRIVATE_KEY" | "VAPID_SUBJECT" | "LOCAL_STACK">): boolean => vapidOf(env) !== null;
+
 export type SendOutcome = { outcome: "sent" } | { outcome: "gone" } | { outcome: "failed"; detail: string };
 
 export async function sendPush(vapid: Vapid, sub: StoredSubscription, payload: PushPayload): Promise<SendOutcome> {

@@ -58,8 +58,11 @@ export interface RoomPort {
   directoryActivity(sessionId: string, at: number): void;
   /** The directory's copy of what tells the session apart in the list (best effort, not awaited). */
   directoryTitle(sessionId: string, title: { firstPrompt?: string; agentTitle?: string }): void;
-  /** Web Push to followers away from the session (worker/push): after the fact, never awaited by the room. */
-  notify(event: PushEvent): void;
+  /**
+   * Web Push to followers away from the session (worker/push): after the fact, never awaited by the room.
+   * `build` is called at once or not at all (push off): what it reads (the log's tail) costs nothing then.
+   */
+  notify(build: () => PushEvent): void;
   now(): number;
   newId(): string;
 }
@@ -594,13 +597,13 @@ export class RoomCore {
     if (!s) return;
     const raise = (): PushEvent => ({ ...build(), sessionId: s.sessionId, sessionTitle: this.sessionTitle() }) as PushEvent;
     if (this.pushes) this.pushes.push(raise);
-    else this.port.notify(raise());
+    else this.port.notify(raise);
   }
 
   private flushPushes(): void {
     const pushes = this.pushes;
     this.pushes = null;
-    for (const build of pushes ?? []) this.port.notify(build());
+    for (const build of pushes ?? []) this.port.notify(build);
   }
 
   /** What people call the session: the agent's title, else the first prompt, else the title it was created with. */
