@@ -4,6 +4,7 @@
  * their own, and what they are told about is limited to the sessions they were invited to.
  */
 import { Hono } from "hono";
+import { assertNever } from "../../shared/assert-never";
 import { PushActionBody, PushMuteBody, PushPreferences, PushSubscriptionBody, PushUnsubscribeBody } from "../../shared/push-api";
 import type { Viewer } from "../../shared/viewer-protocol";
 import { apiError } from "../api-error";
@@ -76,5 +77,7 @@ pushRoutes.post("/push/action", async (c) => {
       return apiError(c, 403, "FORBIDDEN", answer.message);
     case "BAD_OPTION":
       return apiError(c, 400, "BAD_OPTION", answer.message);
+    default:
+      return assertNever(answer);
   }
 });

@@ -14,6 +14,8 @@ import { encryptPayload, fromBase64Url, toBase64Url, vapidAuthorization } from "
 
 /** A push older than this is not worth showing (a permission request or a turn's end an hour late). */
 const PUSH_TTL_SECONDS = 60 * 60;
+/** A push service that does not answer in this time is given up on (the delivery runs under waitUntil). */
+const PUSH_SEND_TIMEOUT_MS = 10_000;
 
 const PrivateJwk = z.object({ kty: z.literal("EC"), crv: z.literal("P-256"), x: z.string().min(1), y: z.string().min(1), d: z.string().min(1) }).passthrough();
 
@@ -54,6 +56,7 @@ export async function sendPush(vapid: Vapid, sub: StoredSubscription, payload: P
         Urgency: payload.kind === "permission" ? "high" : "normal",
       },
       body,
+      signal: AbortSignal.timeout(PUSH_SEND_TIMEOUT_MS),
     });
     if (res.status === 404 || res.status === 410) return { outcome: "gone" };
     if (!res.ok) return { outcome: "failed", detail: `${res.status} ${(await res.text().catch(() => "")).slice(0, 200)}` };
