@@ -18,6 +18,9 @@ import { vapidOf } from "./push-sender";
 
 export const pushRoutes = new Hono<{ Bindings: Env; Variables: { user: User } }>();
 
+/** More mutes than anyone has sessions in their list (it shows 200): a bound on one request's D1 writes. */
+const MAX_MUTED_SESSIONS = 500;
+
 const badRequest = (issues: { message: string }[]) => issues[0]?.message ?? "invalid body";
 
 pushRoutes.get("/push/config", (c) => c.json({ publicKey: vapidOf(c.env)?.publicKey ?? null }));
@@ -45,6 +48,7 @@ pushRoutes.get("/push/preferences", async (c) => c.json(await readPreferences(c.
 pushRoutes.put("/push/preferences", async (c) => {
   const parsed = PushPreferences.safeParse(await c.req.json().catch(() => null));
   if (!parsed.success) return apiError(c, 400, "BAD_REQUEST", badRequest(parsed.error.issues));
+  if (parsed.data.mutedSessions.length > MAX_MUTED_SESSIONS) return apiError(c, 400, "BAD_REQUEST", `at most ${MAX_MUTED_SESSIONS} muted sessions`);
   return c.json(await writePreferences(c.env.DB, c.get("user").id, parsed.data));
 });
 
