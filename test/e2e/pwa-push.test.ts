@@ -25,10 +25,25 @@ afterAll(async () => {
 
 const tid = (page: Page, id: string) => page.getByTestId(id);
 
+// What the page-side helpers below use of the DOM (this file is typechecked without the DOM's lib).
+type Shown = { title: string; body: string; tag: string; actions: { action: string; title: string }[] };
+type PageWorker = {
+  navigator: {
+    serviceWorker: {
+      controller: unknown;
+      ready: Promise<{
+        active: { scriptURL: string; postMessage(message: unknown, transfer: unknown[]): void } | null;
+        getNotifications(): Promise<{ title: string; body: string; tag: string; actions?: readonly { action: string; title: string }[] }[]>;
+      }>;
+    };
+  };
+  MessageChannel: new () => { port1: { onmessage: ((e: { data: unknown }) => void) | null }; port2: unknown };
+};
+
 /** The page's service worker, active (it registers after the page's load event). */
 async function workerReady(page: Page): Promise<string> {
   return page.evaluate(async () => {
-    const reg = await navigator.serviceWorker.ready;
+    const reg = await (globalThis as unknown as PageWorker).navigator.serviceWorker.ready;
     return reg.active?.scriptURL ?? "";
   });
 }
@@ -42,32 +57,33 @@ async function registrationId(cdp: CDPSession, scope: string): Promise<string> {
   return reg.registrationId;
 }
 
-type Shown = { title: string; body: string; tag: string; actions: { action: string; title: string }[] };
 async function notifications(page: Page): Promise<Shown[]> {
   return page.evaluate(async () => {
-    const reg = await navigator.serviceWorker.ready;
+    const reg = await (globalThis as unknown as PageWorker).navigator.serviceWorker.ready;
     return (await reg.getNotifications()).map((n) => ({
       title: n.title,
       body: n.body,
       tag: n.tag,
-      // `actions` is Chromium's (not in every lib.dom).
-      actions: [...((n as unknown as { actions?: { action: string; title: string }[] }).actions ?? [])].map((a) => ({ action: a.action, title: a.title })),
+      actions: (n.actions ?? []).map((a) => ({ action: a.action, title: a.title })),
     }));
   });
 }
 
 /** Runs the worker's notification-tap path for the shown notification `tag` (what a tap on `action` runs). */
 async function tapInWorker(page: Page, tag: string, action: string): Promise<SwActionReply> {
-  return page.evaluate(
+  const reply = await page.evaluate(
     async ({ type, tag, action }) => {
-      const reg = await navigator.serviceWorker.ready;
-      const channel = new MessageChannel();
-      const reply = new Promise((r) => (channel.port1.onmessage = (e) => r(e.data)));
+      const g = globalThis as unknown as PageWorker;
+      const reg = await g.navigator.serviceWorker.ready;
+      const channel = new g.MessageChannel();
+      const answer = new Promise<unknown>((r) => (channel.port1.onmessage = (e) => r(e.data)));
       reg.active!.postMessage({ type, tag, action }, [channel.port2]);
-      return reply as Promise<SwActionReply>;
+      return answer;
     },
     { type: SW_MESSAGE_NOTIFICATION_ACTION, tag, action },
   );
+  // The worker's reply, structured-cloned back (sw-messages.ts).
+  return reply as SwActionReply;
 }
 
 async function openSession(ctx: BrowserContext, sessionId: string): Promise<Page> {
@@ -110,7 +126,7 @@ describe("installable app and push (Chromium)", () => {
     await page.goto(stack.url);
     await workerReady(page);
     // The worker controls the page once it has claimed it.
-    await waitFor(() => page.evaluate(() => navigator.serviceWorker.controller !== null), "page controlled by the worker");
+    await waitFor(() => page.evaluate(() => (globalThis as unknown as PageWorker).navigator.serviceWorker.controller !== null), "page controlled by the worker");
     await ctx.setOffline(true);
     const res = await page.reload();
     expect(res?.fromServiceWorker()).toBe(true);
