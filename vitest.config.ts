@@ -36,8 +36,8 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
-          // Auth-mode suites run in their own workerd projects (different bindings): see auth-projects.ts.
-          exclude: ["test/worker/auth-access*.test.ts", "test/worker/auth-builtin*.test.ts"],
+          // Auth-mode and push suites run in their own workerd projects (different bindings): see auth-projects.ts.
+          exclude: ["test/worker/auth-access*.test.ts", "test/worker/auth-builtin*.test.ts", "test/worker/push*.test.ts"],
           setupFiles: ["test/worker/apply-migrations.ts"],
           testTimeout: 30_000,
         },

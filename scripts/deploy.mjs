@@ -6,6 +6,7 @@
 //   AUTH_MODE=builtin  BUILTIN_ALLOWED_EMAILS and/or BUILTIN_ALLOWED_DOMAINS, MAIL_FROM, MAIL_API_URL
 //                      + secrets AUTH_SECRET and MAIL_API_KEY (`npx wrangler secret put NAME`)
 //   ALLOWED_ORIGINS, MACHINE_BUDGET (optional)
+//   Web Push: VAPID_SUBJECT (mailto: or https: contact) + secret VAPID_PRIVATE_KEY (`node scripts/vapid-keys.mjs`)
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 
@@ -19,6 +20,7 @@ const VAR_NAMES = [
   "MAIL_API_URL",
   "ALLOWED_ORIGINS",
   "MACHINE_BUDGET",
+  "VAPID_SUBJECT",
 ];
 
 const checkOnly = process.argv.includes("--check");
@@ -46,6 +48,17 @@ function readJsonc(path) {
 }
 
 const config = readJsonc("wrangler.jsonc");
+
+/** The names of the deployed Worker's secrets, or null when wrangler cannot tell (first deploy, not logged in). */
+function listSecrets() {
+  try {
+    const out = execFileSync("npx", ["wrangler", "secret", "list", "--format", "json"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    const parsed = JSON.parse(out);
+    return Array.isArray(parsed) ? parsed.map((s) => s.name) : null;
+  } catch {
+    return null;
+  }
+}
 const overrides = Object.fromEntries(VAR_NAMES.filter((k) => process.env[k]).map((k) => [k, process.env[k]]));
 const vars = { ...(config.vars ?? {}), ...overrides };
 const errors = [];
@@ -82,12 +95,23 @@ switch (vars.AUTH_MODE) {
     errors.push(`AUTH_MODE=${vars.AUTH_MODE} is not one of access | builtin.`);
 }
 
+// Web Push needs the VAPID private key as a Worker secret (never a var: vars are visible in the dashboard and config).
+const VAPID_HOWTO =
+  "make one with `node scripts/vapid-keys.mjs --secret | npx wrangler secret put VAPID_PRIVATE_KEY` (or `npx @pushforge/builder vapid` and paste the JWK), " +
+  "and set VAPID_SUBJECT to a contact (mailto:you@example.com) — see README › Push notifications.";
+if (vars.VAPID_PRIVATE_KEY !== undefined) errors.push("VAPID_PRIVATE_KEY is a var: it must be a secret (`npx wrangler secret put VAPID_PRIVATE_KEY`); remove it from the vars.");
+const secrets = listSecrets();
+if (secrets === null) warnings.push(`could not list the Worker's secrets (not deployed yet, or not logged in): push needs the secret VAPID_PRIVATE_KEY; ${VAPID_HOWTO}`);
+else if (!secrets.includes("VAPID_PRIVATE_KEY")) errors.push(`push notifications: the secret VAPID_PRIVATE_KEY is missing; ${VAPID_HOWTO}`);
+if (!vars.VAPID_SUBJECT) errors.push(`push notifications: VAPID_SUBJECT is not set; ${VAPID_HOWTO}`);
+else if (!/^(mailto:|https:\/\/)/.test(vars.VAPID_SUBJECT)) errors.push("VAPID_SUBJECT must start with mailto: or https:// (push services refuse other contacts).");
+
 for (const w of warnings) console.warn(`! ${w}`);
 if (errors.length) {
   for (const e of errors) console.error(`✗ ${e}`);
   process.exit(1);
 }
-console.log(`✓ auth: ${vars.AUTH_MODE}; D1 database ${db.database_name}`);
+console.log(`✓ auth: ${vars.AUTH_MODE}; D1 database ${db.database_name}; push contact ${vars.VAPID_SUBJECT}`);
 if (checkOnly) process.exit(0);
 
 const varArgs = Object.entries(overrides).flatMap(([k, v]) => ["--var", `${k}:${v}`]);

@@ -6,6 +6,7 @@ import { spawn, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { devVapidKeys } from "./vapid-keys.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name) => join(ROOT, "node_modules", ".bin", name);
@@ -149,7 +150,10 @@ export async function startStack(opts = {}) {
   const url = `http://127.0.0.1:${port}`;
   const out = opts.quiet ? "pipe" : "inherit";
   if (!opts.dev) await ensureBuilt({ quiet: opts.quiet });
-  const server = spawnServer({ port, stateDir, dev: opts.dev === true, out, serverEnv: opts.serverEnv });
+  // Web Push works on localhost too: dev VAPID keys made once in the state directory, passed as vars.
+  const vapid = await devVapidKeys(join(stateDir, "dev-vapid.json"));
+  const pushVars = { BATON_VAR_VAPID_PRIVATE_KEY: vapid.privateJwk, BATON_VAR_VAPID_SUBJECT: "mailto:baton@localhost" };
+  const server = spawnServer({ port, stateDir, dev: opts.dev === true, out, serverEnv: { ...pushVars, ...opts.serverEnv } });
   groupLeaders.add(server);
   const tail = [];
   keepTail(server.stdout, tail);

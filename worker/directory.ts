@@ -155,6 +155,18 @@ export async function sessionRole(db: D1Database, sessionId: string, userId: str
   return r?.role ?? null;
 }
 
+/** The session and the user's role in it (the owner's is "owner"), or null when they have no access. */
+export async function sessionAccess(
+  db: D1Database,
+  sessionId: string,
+  userId: string,
+): Promise<{ session: SessionSummary & { ownerId: string }; role: Role } | null> {
+  const session = await getSession(db, sessionId);
+  if (!session) return null;
+  const role = session.ownerId === userId ? "owner" : await sessionRole(db, sessionId, userId);
+  return role ? { session, role } : null;
+}
+
 export async function setMember(db: D1Database, sessionId: string, userId: string, role: Role): Promise<void> {
   await db
     .prepare("INSERT INTO session_members (session_id, user_id, role) VALUES (?, ?, ?) ON CONFLICT(session_id, user_id) DO UPDATE SET role = excluded.role")

@@ -28,6 +28,13 @@ export interface Env {
    * identity, the dev code-signing key and codes printed to the console need it. `npm run deploy` refuses it.
    */
   LOCAL_STACK?: string;
+  /**
+   * Web Push (worker/push): the VAPID private key, a P-256 JWK as JSON (a secret: `npx @pushforge/builder vapid`,
+   * then `npx wrangler secret put VAPID_PRIVATE_KEY`), and the contact the push services see (`mailto:` or https URL).
+   * Push is off unless both are set.
+   */
+  VAPID_PRIVATE_KEY?: string;
+  VAPID_SUBJECT?: string;
 }
 
 export const roomStub = (env: Env, sessionId: string) => env.SESSION_ROOM.get(env.SESSION_ROOM.idFromName(sessionId));

@@ -25,12 +25,15 @@ import {
   machineForToken,
   removeMember,
   revokeMachine,
+  sessionAccess,
   sessionRole,
   setMember,
   upsertUser,
   type User,
 } from "./directory";
 import { daemonPublicRoutes, deviceApprovalRoutes } from "./device-routes";
+import { pushRoutes } from "./push/push-routes";
+import { deleteSubscriptionsOfUser } from "./push/push-directory";
 import { type Env, machineStub, roomStub } from "./env";
 import { MACHINE_ID_HEADER, VIEWER_HEADER } from "./headers";
 
@@ -101,6 +104,9 @@ for (const [method, path] of [
 ] as const)
   app.on(method, path, fullAccountOnly);
 
+// Web Push: subscriptions, choices, mutes, and Approve / Deny from a notification (worker/push).
+app.route("/api", pushRoutes);
+
 app.get("/api/me", (c) => c.json({ ...c.get("user"), authMode: c.get("via"), scope: c.get("scope") }));
 
 app.get("/api/machines", async (c) => c.json({ machines: await listMachines(c.env.DB, c.get("user").id) }));
@@ -147,15 +153,13 @@ app.post("/api/sessions", async (c) => {
 async function endGuestSignInIfLastGrant(env: Env, userId: string): Promise<void> {
   const user = await getUser(env.DB, userId);
   if (!user || !authMode(env) || accountScope(authMode(env)!, user.email, env) !== "guest") return;
-  if (!(await isInvited(env.DB, user.email))) await deleteAuthSessionsOf(env.DB, userId);
+  if (!(await isInvited(env.DB, user.email))) {
+    await deleteAuthSessionsOf(env.DB, userId);
+    await deleteSubscriptionsOfUser(env.DB, userId);
+  }
 }
 
-async function membership(env: Env, sessionId: string, user: User) {
-  const session = await getSession(env.DB, sessionId);
-  if (!session) return null;
-  const role = session.ownerId === user.id ? "owner" : await sessionRole(env.DB, sessionId, user.id);
-  return role ? { session, role } : null;
-}
+const membership = (env: Env, sessionId: string, user: User) => sessionAccess(env.DB, sessionId, user.id);
 
 app.get("/api/sessions/:id", async (c) => {
   const m = await membership(c.env, c.req.param("id"), c.get("user"));

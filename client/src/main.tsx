@@ -1,6 +1,7 @@
 import { Route, Router } from "@solidjs/router";
 import { ErrorBoundary } from "solid-js";
 import { render } from "solid-js/web";
+import { registerServiceWorker } from "./push/register-sw";
 import "./styles.css";
 import { AuthGate } from "./views/AuthGate";
 import { MachineApprove } from "./views/MachineApprove";
@@ -38,3 +39,4 @@ render(
   ),
   document.getElementById("root")!,
 );
+registerServiceWorker();

@@ -191,4 +191,11 @@ export class NodeViewer {
   close() {
     this.ws.close();
   }
+  /** Closes and waits until the server has closed its end (the room no longer counts this socket). */
+  async closed(): Promise<void> {
+    if (this.ws.readyState === WebSocket.CLOSED) return;
+    const done = new Promise<void>((r) => this.ws.once("close", () => r()));
+    this.ws.close();
+    await done;
+  }
 }

@@ -265,6 +265,47 @@ describe("the allow list is a closed boundary", () => {
   });
 });
 
+describe("push subscriptions follow the sign-in", () => {
+  const subscription = (n: string) => ({ endpoint: `https://push.example.net/send/${n}`, keys: { p256dh: "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4", auth: "BTBZMqHH6r4Tts7J_aSIgg" } });
+  const stored = async (n: string) =>
+    (await env.DB.prepare("SELECT COUNT(*) AS c FROM push_subscriptions WHERE endpoint = ?").bind(subscription(n).endpoint).first<{ c: number }>())!.c;
+  const subscribe = (cookie: string, n: string) => call("/api/push/subscriptions", { method: "POST", headers: { Cookie: cookie }, body: JSON.stringify(subscription(n)) });
+
+  it("signing out of a browser removes the subscription made under that sign-in, and the endpoint it names; others stay", async () => {
+    const phone = await signIn("alice@example.com");
+    const laptop = await signIn("alice@example.com");
+    expect((await subscribe(phone.cookie, "phone")).status).toBe(201);
+    expect((await subscribe(laptop.cookie, "laptop")).status).toBe(201);
+    expect((await call("/api/push/subscriptions", { method: "POST", headers: { Cookie: phone.cookie }, body: JSON.stringify({ endpoint: "http://push.example.net/x", keys: subscription("x").keys }) })).status).toBe(400);
+    expect((await call("/api/auth/signout", { method: "POST", headers: { Cookie: phone.cookie } })).status).toBe(200);
+    expect(await stored("phone")).toBe(0);
+    expect(await stored("laptop")).toBe(1);
+    // A subscription refreshed under another sign-in goes when the client names its endpoint at sign-out.
+    const tablet = await signIn("alice@example.com");
+    expect((await subscribe(laptop.cookie, "tablet")).status).toBe(201);
+    expect((await call("/api/auth/signout", { method: "POST", headers: { Cookie: tablet.cookie }, body: JSON.stringify({ endpoint: subscription("tablet").endpoint }) })).status).toBe(200);
+    expect(await stored("tablet")).toBe(0);
+    expect(await stored("laptop")).toBe(1);
+    // Unsubscribing on purpose.
+    expect((await call("/api/push/subscriptions", { method: "DELETE", headers: { Cookie: laptop.cookie }, body: JSON.stringify({ endpoint: subscription("laptop").endpoint }) })).status).toBe(204);
+    expect(await stored("laptop")).toBe(0);
+  });
+
+  it("a guest may subscribe and mute the sessions it was invited to; its devices go with its last invitation", async () => {
+    const guest = "gus@elsewhere.example";
+    const { aliceCookie, sessionId, daemon, guestId } = await aliceSessionWith(guest, "member");
+    const g = await signIn(guest);
+    expect((await subscribe(g.cookie, "gus")).status).toBe(201);
+    expect((await call(`/api/sessions/${sessionId}/push-mute`, { method: "PUT", headers: { Cookie: g.cookie }, body: JSON.stringify({ muted: true }) })).body).toEqual({ muted: true });
+    const other = await aliceSessionWith("someone@elsewhere.example", "member");
+    expect((await call(`/api/sessions/${other.sessionId}/push-mute`, { method: "PUT", headers: { Cookie: g.cookie }, body: JSON.stringify({ muted: true }) })).status).toBe(404);
+    expect((await call(`/api/sessions/${sessionId}/members/${guestId}`, { method: "DELETE", headers: { Cookie: aliceCookie } })).status).toBe(200);
+    expect(await stored("gus")).toBe(0);
+    daemon.close();
+    other.daemon.close();
+  });
+});
+
 describe("sign-in limits cannot be turned against a person", () => {
   it("a stranger's code requests and wrong guesses for an address leave that person's code and new codes working", async () => {
     const email = "victim@team.example";

@@ -3,10 +3,13 @@
  * project). Outbound fetches from the Worker go to a Node handler here (miniflare `outboundService`):
  * - the Access team's JWKS, for keys generated at config time (the private key reaches the tests as a
  *   binding, so they sign real RS256 tokens);
- * - an HTTP mail API that records messages; tests read them back from `https://mail.test/outbox`.
+ * - an HTTP mail API that records messages; tests read them back from `https://mail.test/outbox`;
+ * - (worker-push) a real Web Push service (test/push-service.ts) on a loopback port, started on first use:
+ *   tests reach its API as `http://push.test/…`, the Worker posts to the endpoints it hands out.
  */
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { exportJWK, generateKeyPair } from "jose";
+import { type PushService, startPushService } from "../push-service";
 
 export const ACCESS_TEAM = "baton-test.cloudflareaccess.com";
 export const ACCESS_AUD = "baton-test-aud-0123456789abcdef";
@@ -20,8 +23,20 @@ export async function authTestProjects() {
   const privateJwk = { ...(await exportJWK(privateKey)), kid: ACCESS_KID, alg: "RS256" };
   const mails: { to: string; subject: string; text: string; auth: string | null }[] = [];
 
+  let pushService: Promise<PushService> | null = null;
+  const forward = async (request: Request, target: string): Promise<Response> => {
+    const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+    const headers = new Headers([...request.headers].filter(([k]) => k !== "host"));
+    const r = await fetch(target, { method: request.method, headers, body });
+    return new Response(await r.arrayBuffer(), { status: r.status, headers: [...r.headers] });
+  };
+
   const outbound = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
+    if (url.host === "push.test" || (pushService && url.origin === (await pushService).origin)) {
+      pushService ??= startPushService();
+      return forward(request, `${(await pushService).origin}${url.pathname}${url.search}`);
+    }
     if (url.host === ACCESS_TEAM && url.pathname === "/cdn-cgi/access/certs")
       return Response.json({ keys: [publicJwk], public_cert: { kid: ACCESS_KID }, public_certs: [] });
     if (url.href === MAIL_API && request.method === "POST") {
@@ -46,7 +61,25 @@ export async function authTestProjects() {
     test: { name, include: [include], setupFiles: ["test/worker/apply-migrations.ts"], testTimeout: 30_000 },
   });
 
+  // A VAPID key pair for the push project, as `npx @pushforge/builder vapid` makes one (P-256 JWK).
+  const vapid = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  const vapidJwk = await crypto.subtle.exportKey("jwk", vapid.privateKey);
+
   return [
+    project(
+      "worker-push",
+      {
+        AUTH_MODE: "access",
+        ACCESS_TEAM_DOMAIN: ACCESS_TEAM,
+        ACCESS_AUD,
+        TEST_ACCESS_PRIVATE_JWK: JSON.stringify(privateJwk),
+        VAPID_PRIVATE_KEY: JSON.stringify(vapidJwk),
+        VAPID_SUBJECT: "mailto:push-test@example.com",
+        // The test push service is http on loopback: only a local stack posts there (worker/push/push-endpoint.ts).
+        LOCAL_STACK: "1",
+      },
+      "test/worker/push*.test.ts",
+    ),
     project(
       "worker-access",
       { AUTH_MODE: "access", ACCESS_TEAM_DOMAIN: ACCESS_TEAM, ACCESS_AUD, TEST_ACCESS_PRIVATE_JWK: JSON.stringify(privateJwk) },
@@ -62,6 +95,9 @@ export async function authTestProjects() {
         MAIL_API_URL: MAIL_API,
         MAIL_API_KEY: "test-mail-key",
         MAIL_FROM: "Baton <baton@example.com>",
+        // Push is on (subscriptions accepted); nothing is delivered in these suites.
+        VAPID_PRIVATE_KEY: JSON.stringify(vapidJwk),
+        VAPID_SUBJECT: "mailto:push-test@example.com",
       },
       "test/worker/auth-builtin*.test.ts",
     ),

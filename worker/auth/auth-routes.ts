@@ -5,9 +5,11 @@
 import { Hono } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
 import { apiError } from "../api-error";
-import { isInvited, newSecret, upsertUser } from "../directory";
+import { PushUnsubscribeBody } from "../../shared/push-api";
+import { isInvited, newSecret, sha256Hex, upsertUser } from "../directory";
+import { deleteSubscription, deleteSubscriptionsOfAuthSession } from "../push/push-directory";
 import type { Env } from "../env";
-import { AUTH_SESSION_TTL_MS, createAuthSession, deleteAuthSession } from "./auth-sessions";
+import { AUTH_SESSION_TTL_MS, createAuthSession, deleteAuthSession, userForAuthSession } from "./auth-sessions";
 import { authMode, readCookie, sameOriginWrite } from "./identity";
 import { codeSecret, isLocalStack, sessionCookieName } from "./local-stack";
 import { allowListed, checkLoginCode, issueLoginCode, LOGIN_CODE_TTL_MS, normalizeEmail } from "./login-codes";
@@ -83,7 +85,13 @@ authRoutes.post("/verify", async (c) => {
 });
 
 authRoutes.post("/signout", async (c) => {
-  await deleteAuthSession(c.env.DB, readCookie(c.req.raw, sessionCookieName(c.env)));
+  const cookie = readCookie(c.req.raw, sessionCookieName(c.env));
+  // This browser's push subscription goes with its sign-in: the one made under it, and the endpoint it names.
+  const body = PushUnsubscribeBody.safeParse(await c.req.json().catch(() => null));
+  const user = cookie ? await userForAuthSession(c.env.DB, cookie) : null;
+  if (user && body.success) await deleteSubscription(c.env.DB, user.id, body.data.endpoint);
+  if (cookie) await deleteSubscriptionsOfAuthSession(c.env.DB, await sha256Hex(cookie));
+  await deleteAuthSession(c.env.DB, cookie);
   deleteCookie(c, sessionCookieName(c.env), cookieBase(c.env));
   return c.json({ ok: true });
 });

@@ -12,7 +12,7 @@ import type { RoomStore } from "./room-store";
 
 type Emit = (event: SessionEvent) => void;
 type PermissionRequest = Extract<DaemonEvent, { t: "permission.request" }>;
-type PermissionRespond = Extract<ClientOp, { op: "permission.respond" }>;
+type PermissionRespond = Pick<Extract<ClientOp, { op: "permission.respond" }>, "requestId" | "optionId">;
 
 export function permissionRequested(store: RoomStore, emit: Emit, e: PermissionRequest): void {
   store.addPermission({ requestId: e.requestId, toolCall: e.toolCall, options: e.options });
@@ -41,7 +41,7 @@ export function answerPermission(store: RoomStore, emit: Emit, by: Author, op: P
   if (!pending) return { ok: false, code: ErrorCode.NOT_FOUND, message: "no such permission request" };
   if (op.optionId !== null && !pending.options.some((o) => o.optionId === op.optionId))
     return { ok: false, code: ErrorCode.BAD_FRAME, message: "that option was not offered" };
-  if (!store.resolvePermission(op.requestId)) return { ok: true, ack: { outcome: "already_resolved" }, forward: null };
+  if (!store.resolvePermission(op.requestId, by.name)) return { ok: true, ack: { outcome: "already_resolved" }, forward: null };
   emit({
     kind: "permission_resolved",
     requestId: op.requestId,
@@ -54,4 +54,22 @@ export function answerPermission(store: RoomStore, emit: Emit, by: Author, op: P
     ack: { outcome: "accepted" },
     forward: { t: "permission.respond", sessionId, requestId: op.requestId, optionId: op.optionId },
   };
+}
+
+/**
+ * An answer from outside a socket (a notification's Approve / Deny, POST /api/push/action): the same
+ * rules as the card, with "already answered" naming who answered (null: the request was cancelled).
+ */
+export type RemoteAnswer =
+  | { ok: true }
+  | { ok: false; error: "ALREADY_ANSWERED"; by: string | null }
+  | { ok: false; error: "NOT_FOUND" | "FORBIDDEN" | "BAD_OPTION"; message: string };
+
+export function remoteAnswer(store: RoomStore, requestId: string, answer: PermissionAnswer): RemoteAnswer {
+  if (!answer.ok)
+    return answer.code === ErrorCode.NOT_FOUND
+      ? { ok: false, error: "NOT_FOUND", message: answer.message }
+      : { ok: false, error: "BAD_OPTION", message: answer.message };
+  if (answer.ack.outcome === "already_resolved") return { ok: false, error: "ALREADY_ANSWERED", by: store.permissionAnsweredBy(requestId) };
+  return { ok: true };
 }

@@ -13,6 +13,7 @@ import type { DispatchOptions, DispatchResult } from "../machine/dispatch-result
 import { memorySql } from "../testing/memory-sql";
 import { type Replier, RoomCore, type RoomPort } from "./room-core";
 import { RoomStore } from "./room-store";
+import type { PushEvent } from "../push/notify-rules";
 
 const OWNER: Viewer = { id: "u1", name: "Ann", role: "owner" };
 const MEMBER: Viewer = { id: "u2", name: "Bob", role: "member" };
@@ -41,6 +42,7 @@ async function makeRoom(opts: { ready?: boolean; config?: AgentConfig } = {}) {
   const frames: ServerFrame[] = [];
   const commands: { command: MachineCommand; opts: DispatchOptions }[] = [];
   const directory: string[] = [];
+  const pushes: PushEvent[] = [];
   let answer: (c: MachineCommand) => DispatchResult | Promise<DispatchResult> = () => ({ ok: true });
   let ids = 0;
   let n = 0;
@@ -54,6 +56,7 @@ async function makeRoom(opts: { ready?: boolean; config?: AgentConfig } = {}) {
     directoryStatus: (_id, state) => void directory.push(state),
     directoryActivity: (_id, at) => void directory.push(`activity@${at}`),
     directoryTitle: (_id, t) => void directory.push(`title:${JSON.stringify(t)}`),
+    notify: (build) => void pushes.push(build()),
     now: () => 1000,
     newId: () => `turn${++ids}`,
   };
@@ -65,6 +68,7 @@ async function makeRoom(opts: { ready?: boolean; config?: AgentConfig } = {}) {
     frames,
     commands,
     directory,
+    pushes,
     /** Sends an op as `viewer` and returns the one answer it got. */
     async op(input: OpInput, viewer: Viewer = OWNER): Promise<Reply> {
       const replies: Reply[] = [];
@@ -85,7 +89,7 @@ async function makeRoom(opts: { ready?: boolean; config?: AgentConfig } = {}) {
     lastQueue: () => r.of("queue_state").at(-1),
     /** Ends the running turn (the daemon's turn.ended for the last prompt). */
     endTurn: (stopReason = "end_turn") => r.daemon({ t: "turn.ended", sessionId: "s1", turnId: r.prompts().at(-1)!.turnId, stopReason }),
-    clear: () => void (frames.length = 0),
+    clear: () => void ((frames.length = 0), (pushes.length = 0)),
   };
   await core.init(SESSION);
   if (opts.ready !== false)
@@ -597,5 +601,87 @@ describe("room core: replay", () => {
     expect(snapshot).toMatchObject({ type: "snapshot", seq: r.store.headSeq(), append: false });
     const events = snapshot.type === "snapshot" ? snapshot.events : [];
     expect(events.filter((e) => e.kind === "acp").map((e) => (e.kind === "acp" ? e.update["content"] : null))).toEqual([{ type: "text", text: "hello" }]);
+  });
+});
+
+describe("room core: what may notify (Web Push)", () => {
+  const request: DaemonEvent = {
+    t: "permission.request",
+    sessionId: "s1",
+    requestId: "p1",
+    toolCall: { title: "Run tests" },
+    options: [{ optionId: "allow", name: "Allow", kind: "allow_once" }, { optionId: "deny", name: "Deny", kind: "reject_once" }],
+  };
+  const chunk = (t: string): DaemonEvent => ({ t: "session.update", sessionId: "s1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: t } } });
+
+  it("a permission request raises one push with the tool's title and options (a resend raises none)", async () => {
+    const r = await busyRoom();
+    await r.daemon(request);
+    expect(r.pushes).toEqual([
+      { kind: "permission", actorId: null, requestId: "p1", toolTitle: "Run tests", options: request.options, sessionId: "s1", sessionTitle: "first" },
+    ]);
+    await r.core.onDaemonEvents("e2", [{ n: 1, event: request }]);
+    expect(r.pushes).toHaveLength(1);
+  });
+
+  it("a turn's end carries the agent's last words, including those in the same run", async () => {
+    const r = await busyRoom();
+    const turnId = r.prompts().at(-1)!.turnId;
+    await r.daemon(chunk("All "), chunk("done."), { t: "turn.ended", sessionId: "s1", turnId, stopReason: "end_turn" });
+    expect(r.pushes).toEqual([{ kind: "turn_ended", actorId: null, stoppedBy: null, preview: "All done.", sessionId: "s1", sessionTitle: "first" }]);
+  });
+
+  it("a Stop names who stopped it, and that person is the actor", async () => {
+    const r = await busyRoom();
+    await r.op({ op: "turn.cancel" }, MEMBER);
+    await r.endTurn("cancelled");
+    expect(r.pushes).toMatchObject([{ kind: "turn_ended", actorId: "u2", stoppedBy: "Bob" }]);
+  });
+
+  it("a failed turn, a lost turn and a refused prompt raise turn_failed", async () => {
+    const r = await busyRoom();
+    const turnId = r.prompts().at(-1)!.turnId;
+    await r.daemon({ t: "turn.ended", sessionId: "s1", turnId, stopReason: "error", error: "model overloaded" });
+    await r.op({ op: "message.send", id: "m1", blocks: text("again") });
+    await r.core.onMachineStatus({ online: true, liveSessionIds: ["s1"], restarted: true });
+    expect(r.pushes.map((p) => [p.kind, p.kind === "turn_failed" ? p.message : ""])).toEqual([
+      ["turn_failed", "model overloaded"],
+      ["turn_failed", "The agent restarted; the running turn was lost."],
+    ]);
+  });
+
+  it("the machine going offline notifies only mid-turn, once", async () => {
+    const idle = await makeRoom();
+    await idle.core.onMachineStatus({ online: false, liveSessionIds: [], restarted: false });
+    expect(idle.pushes).toEqual([]);
+    const r = await busyRoom();
+    await r.core.onMachineStatus({ online: false, liveSessionIds: [], restarted: false });
+    await r.core.onMachineStatus({ online: false, liveSessionIds: [], restarted: false });
+    expect(r.pushes).toEqual([{ kind: "machine_offline", actorId: null, sessionId: "s1", sessionTitle: "first" }]);
+  });
+
+  it("a queued message that starts notifies its author", async () => {
+    const r = await busyRoom();
+    await r.op({ op: "message.send", id: "q1", blocks: text("**next** step") }, MEMBER);
+    await r.endTurn();
+    expect(r.pushes.filter((p) => p.kind === "queued_started")).toEqual([
+      { kind: "queued_started", actorId: null, authorId: "u2", preview: "**next** step", sessionId: "s1", sessionTitle: "first" },
+    ]);
+  });
+
+  it("an answer from a notification follows the card's rules and names who answered first", async () => {
+    const r = await busyRoom();
+    await r.daemon(request);
+    expect(await r.core.answerPermissionRemotely(READER, "p1", "allow")).toMatchObject({ ok: false, error: "FORBIDDEN" });
+    expect(await r.core.answerPermissionRemotely(MEMBER, "p1", "nope")).toMatchObject({ ok: false, error: "BAD_OPTION" });
+    expect(await r.core.answerPermissionRemotely(MEMBER, "zz", "allow")).toMatchObject({ ok: false, error: "NOT_FOUND" });
+    expect(await r.core.answerPermissionRemotely(MEMBER, "p1", "allow")).toEqual({ ok: true });
+    expect(await r.core.answerPermissionRemotely(OWNER, "p1", "deny")).toEqual({ ok: false, error: "ALREADY_ANSWERED", by: "Bob" });
+    expect(await r.op({ op: "permission.respond", requestId: "p1", optionId: "deny" })).toMatchObject({ result: { outcome: "already_resolved" } });
+    expect(r.of("permission_resolved")).toEqual([{ kind: "permission_resolved", requestId: "p1", outcome: "selected", optionId: "allow", by: { id: "u2", name: "Bob" } }]);
+    expect(r.commands.filter((c) => c.command.t === "permission.respond")).toHaveLength(1);
+    await r.daemon({ ...request, requestId: "p2" });
+    await r.endTurn();
+    expect(await r.core.answerPermissionRemotely(OWNER, "p2", "allow")).toEqual({ ok: false, error: "ALREADY_ANSWERED", by: null });
   });
 });

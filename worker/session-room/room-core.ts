@@ -17,8 +17,9 @@
  * permissions.ts, agent forms in elicitations.ts, config writes and settings in config-rules.ts, status in room-status.ts, the
  * (re)connect replay in room-replay.ts.
  */
+import { z } from "zod";
 import { assertNever } from "../../shared/assert-never";
-import { mergePrompts, type PromptBlock } from "../../shared/blocks";
+import { mergePrompts, type PromptBlock, promptPreview } from "../../shared/blocks";
 import { settingsFromConfig } from "../../shared/session-settings";
 import type { DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
 import {
@@ -38,12 +39,13 @@ import type { DispatchOptions, DispatchResult, MachineStatus } from "../machine/
 import { configCommand, configState, type ConfigOp, DEFAULT_SETTINGS, roomSettings, settingsAfter } from "./config-rules";
 import { answerElicitation, cancelOpenElicitations, elicitationRequested, elicitationWithdrawn } from "./elicitations";
 import { claimDropped, clearOffer, currentOffer, offerDropped, requeueAdmitted } from "./dropped-offer";
-import { answerPermission, cancelPendingPermissions, permissionRequested, permissionWithdrawn } from "./permissions";
+import { lastAgentText, type PushEvent } from "../push/notify-rules";
+import { answerPermission, cancelPendingPermissions, permissionRequested, permissionWithdrawn, type RemoteAnswer, remoteAnswer } from "./permissions";
 import { cancelEntry, dropAll, editEntry, fateOutcome, moveEntry, type QueueCtx, queueBytesExceeded, queueFullReason } from "./queue-rules";
 import { replay } from "./room-replay";
 import { agentTitleOf, firstPromptLine } from "./session-title";
 import { currentStatus, type SessionStatusEvent, statusKey } from "./room-status";
-import { Fate, type RoomStore, type SessionMeta } from "./room-store";
+import { Fate, type RoomStore, type SessionMeta, type Turn } from "./room-store";
 
 /** Effects of the room on the world: viewers, the Machine, the directory, the clock. */
 export interface RoomPort {
@@ -56,6 +58,11 @@ export interface RoomPort {
   directoryActivity(sessionId: string, at: number): void;
   /** The directory's copy of what tells the session apart in the list (best effort, not awaited). */
   directoryTitle(sessionId: string, title: { firstPrompt?: string; agentTitle?: string }): void;
+  /**
+   * Web Push to followers away from the session (worker/push): after the fact, never awaited by the room.
+   * `build` is called at once or not at all (push off): what it reads (the log's tail) costs nothing then.
+   */
+  notify(build: () => PushEvent): void;
   now(): number;
   newId(): string;
 }
@@ -69,6 +76,13 @@ export interface Replier {
 type OpOf<K extends ClientOpName> = Extract<ClientOp, { op: K }>;
 type SendOutcome = { ok: true; ack: SendAck } | { ok: false; code: ErrorCode; message: string };
 type Message = { id: string; blocks: PromptBlock[]; author: Author };
+type PushDetail = PushEvent extends infer E ? (E extends PushEvent ? Omit<E, "sessionId" | "sessionTitle"> : never) : never;
+
+/** Log rows read back for a turn's last words in its push (enough to reach them; bounded cost per turn end). */
+const PUSH_PREVIEW_TAIL_EVENTS = 200;
+/** Longest prompt text carried into a push's preview (the payload cuts it further). */
+const PUSH_PROMPT_PREVIEW_CHARS = 300;
+const ToolTitle = z.object({ title: z.string() });
 
 export class RoomCore {
   /** A prompt forward awaiting the Machine; daemon events wait for it (echo before output). */
@@ -77,6 +91,8 @@ export class RoomCore {
   private readonly sendsInFlight = new Map<string, Promise<SendOutcome>>();
   /** Frames emitted during a synchronous run of daemon events, sent as one message when it ends. */
   private outgoing: string[] | null = null;
+  /** Pushes raised during such a run, built when it ends (their preview reads the run's rows). */
+  private pushes: (() => PushEvent)[] | null = null;
   private readonly queueCtx: QueueCtx;
 
   constructor(
@@ -129,9 +145,9 @@ export class RoomCore {
       case "queue.move":
         return reply.ack(op, moveEntry(this.queueCtx, op.id, op.before ?? null));
       case "queue.steer":
-        return this.onQueueSteer(op, reply);
+        return this.onQueueSteer(viewer, op, reply);
       case "turn.cancel":
-        return this.onTurnCancel(op, reply);
+        return this.onTurnCancel(viewer, op, reply);
       case "queue.claimDropped": {
         const { claimed, offerChanged } = claimDropped(this.store, op.ids);
         if (offerChanged) this.emitOffer();
@@ -154,6 +170,15 @@ export class RoomCore {
       default:
         assertNever(op);
     }
+  }
+
+  /** A permission answered from a notification: the card's rules (members only, first valid answer wins). */
+  async answerPermissionRemotely(viewer: Viewer, requestId: string, optionId: string): Promise<RemoteAnswer> {
+    if (viewer.role === "viewer") return { ok: false, error: "FORBIDDEN", message: "viewers are read-only in this session" };
+    if (!this.store.session()) return { ok: false, error: "NOT_FOUND", message: "no such session" };
+    const answer = answerPermission(this.store, (e) => this.emit(e), { id: viewer.id, name: viewer.name }, { requestId, optionId }, this.sessionId());
+    if (answer.ok && answer.forward) await this.dispatch(answer.forward, { deliverWhenOnline: true });
+    return remoteAnswer(this.store, requestId, answer);
   }
 
   // ---------------------------------------------------------------- send / queue / flush
@@ -244,8 +269,8 @@ export class RoomCore {
     return res;
   }
 
-  /** On busy→idle: forward the head of the queue (or all of it, merged). */
-  private async maybeFlush(): Promise<void> {
+  /** On busy→idle: forward the head of the queue (or all of it, merged); `actorId`: who caused the flush, if a person did. */
+  private async maybeFlush(actorId: string | null = null): Promise<void> {
     if (this.store.turn() || !this.machineOnline() || this.store.getMeta("agent_session_id") === null) return;
     if (this.store.getMeta("failed")) return;
     const ready = this.store.queue().filter((e) => e.state === "queued");
@@ -259,10 +284,13 @@ export class RoomCore {
     if (!res.ok) {
       for (const e of [...take].reverse()) this.store.requeueAtHead(e);
       this.emit({ kind: "notice", level: "warn", text: `Queued message not sent yet: ${res.message}` });
+      return;
     }
+    for (const e of take)
+      this.notify(() => ({ kind: "queued_started", actorId, authorId: e.author.id, preview: promptPreview(e.blocks, PUSH_PROMPT_PREVIEW_CHARS) }));
   }
 
-  private async onQueueSteer(op: OpOf<"queue.steer">, reply: Replier): Promise<void> {
+  private async onQueueSteer(viewer: Viewer, op: OpOf<"queue.steer">, reply: Replier): Promise<void> {
     if (!this.store.agentConfig().steering) return reply.error(op.rid, ErrorCode.NOT_SUPPORTED, "this agent does not support steering");
     const entry = this.store.queue().find((e) => e.id === op.id);
     if (!entry) return reply.ack(op, fateOutcome(this.store, op.id));
@@ -274,7 +302,7 @@ export class RoomCore {
       this.store.reorder([op.id, ...this.store.queue().map((e) => e.id).filter((x) => x !== op.id)]);
       this.emitQueue(false);
       reply.ack(op, { outcome: "requeued" });
-      return this.maybeFlush();
+      return this.maybeFlush(viewer.id);
     }
     this.store.setQueuedState(op.id, "steering");
     this.emitQueue(false);
@@ -322,13 +350,13 @@ export class RoomCore {
   }
 
   /** Stop: drop the queue (returned to viewers), then cancel the running turn. */
-  private async onTurnCancel(op: OpOf<"turn.cancel">, reply: Replier): Promise<void> {
+  private async onTurnCancel(viewer: Viewer, op: OpOf<"turn.cancel">, reply: Replier): Promise<void> {
     const dropped = dropAll(this.store);
     offerDropped(this.store, dropped);
     const turn = this.store.turn();
     if (dropped.length || turn) this.emit({ kind: "queue_state", entries: [], flushed: false, dropped });
     if (!turn) return reply.ack(op, { outcome: "idle", dropped });
-    this.store.setTurn({ ...turn, cancelRequested: true });
+    this.store.setTurn({ ...turn, cancelRequested: true, cancelledBy: turn.cancelledBy ?? { id: viewer.id, name: viewer.name } });
     await this.dispatch({ t: "cancel", sessionId: this.sessionId() }, { deliverWhenOnline: true });
     reply.ack(op, { outcome: "cancelled", dropped });
   }
@@ -371,6 +399,7 @@ export class RoomCore {
       let last: number | null = null;
       let awaited: Promise<void> | void = undefined;
       this.outgoing = [];
+      this.pushes = [];
       this.store.beginRun();
       try {
         while (i < batch.length && !awaited) {
@@ -383,6 +412,7 @@ export class RoomCore {
         this.store.endRun();
         if (last !== null) this.store.setMeta("daemon_cursor", { epoch, n: last });
         this.flushOutgoing();
+        this.flushPushes();
       }
       if (awaited) await awaited;
     }
@@ -390,9 +420,11 @@ export class RoomCore {
 
   async onMachineStatus(status: MachineStatus): Promise<void> {
     if (!this.store.session()) return;
+    const wasOnline = this.machineOnline();
     this.store.setMeta("machine_online", status.online);
     if (!status.online) {
       this.emitStatus();
+      if (wasOnline && this.store.turn()) this.notify(() => ({ kind: "machine_offline", actorId: null }));
       return;
     }
     const live = status.liveSessionIds.includes(this.sessionId());
@@ -402,6 +434,7 @@ export class RoomCore {
         this.store.setTurn(null);
         this.cancelPermissions();
         this.emit({ kind: "turn_error", message: "The agent restarted; the running turn was lost.", code: "AGENT_RESTARTED" });
+        this.notify(() => ({ kind: "turn_failed", actorId: null, message: "The agent restarted; the running turn was lost." }));
       }
       const agentSessionId = this.store.getMeta("agent_session_id");
       if (agentSessionId !== null) {
@@ -457,13 +490,20 @@ export class RoomCore {
         if (!turn || turn.turnId !== event.turnId) return;
         this.store.setTurn(null);
         if (event.error) this.emit({ kind: "turn_error", message: event.error, code: event.stopReason });
+        this.notifyTurnEnded(turn, event.error ?? null);
         this.cancelPermissions();
         this.emitStatus(event.stopReason);
         this.port.directoryActivity(this.sessionId(), this.port.now());
         return this.maybeFlush();
       }
-      case "permission.request":
-        return permissionRequested(this.store, (e) => this.emit(e), event);
+      case "permission.request": {
+        const fresh = this.store.permission(event.requestId) === null;
+        permissionRequested(this.store, (e) => this.emit(e), event);
+        const tool = ToolTitle.safeParse(event.toolCall);
+        if (fresh)
+          this.notify(() => ({ kind: "permission", actorId: null, requestId: event.requestId, toolTitle: tool.success ? tool.data.title : "", options: event.options }));
+        return;
+      }
       case "permission.cancelled":
         return permissionWithdrawn(this.store, (e) => this.emit(e), event.requestId);
       case "elicitation.request":
@@ -480,6 +520,7 @@ export class RoomCore {
         this.emit({ kind: "notice", level: "warn", text: `The daemon could not run ${event.command}: ${event.message}` });
         if (event.command === "prompt" && this.store.turn()) {
           this.store.setTurn(null);
+          this.notify(() => ({ kind: "turn_failed", actorId: null, message: `The daemon could not run the prompt: ${event.message}` }));
           this.emitStatus("error");
           return this.maybeFlush();
         }
@@ -536,6 +577,38 @@ export class RoomCore {
 
   private sessionId(): string {
     return this.store.session()!.sessionId;
+  }
+
+  /** A turn's end for its push: stopped (by whom), failed, or finished with the agent's last words. */
+  private notifyTurnEnded(turn: Turn, error: string | null): void {
+    const actorId = turn.cancelledBy?.id ?? null;
+    if (error) return this.notify(() => ({ kind: "turn_failed", actorId, message: error }));
+    this.notify(() => ({
+      kind: "turn_ended",
+      actorId,
+      stoppedBy: turn.cancelRequested ? (turn.cancelledBy?.name ?? null) : null,
+      preview: lastAgentText(this.store.eventsAfter(Math.max(0, this.store.headSeq() - PUSH_PREVIEW_TAIL_EVENTS)).map((e) => e.event)),
+    }));
+  }
+
+  /** Raises a push now, or at the end of the current run of daemon events (built then). */
+  private notify(build: () => PushDetail): void {
+    const s = this.store.session();
+    if (!s) return;
+    const raise = (): PushEvent => ({ ...build(), sessionId: s.sessionId, sessionTitle: this.sessionTitle() }) as PushEvent;
+    if (this.pushes) this.pushes.push(raise);
+    else this.port.notify(raise);
+  }
+
+  private flushPushes(): void {
+    const pushes = this.pushes;
+    this.pushes = null;
+    for (const build of pushes ?? []) this.port.notify(build);
+  }
+
+  /** What people call the session: the agent's title, else the first prompt, else the title it was created with. */
+  private sessionTitle(): string {
+    return this.store.getMeta("agent_title") ?? this.store.getMeta("first_prompt") ?? this.store.session()?.title ?? "";
   }
   private machineOnline(): boolean {
     return this.store.getMeta("machine_online") ?? false;

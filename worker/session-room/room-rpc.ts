@@ -1,6 +1,8 @@
 /** What the Worker and the Machine call on a SessionRoom (its DO RPC surface), declared apart from the DO. */
 import type { DaemonEvent } from "../../shared/tunnel-protocol";
 import type { MachineStatus } from "../machine/dispatch-result";
+import type { Viewer } from "../../shared/viewer-protocol";
+import type { RemoteAnswer } from "./permissions";
 import type { SessionStatusEvent } from "./room-status";
 import type { SessionMeta } from "./room-store";
 
@@ -15,4 +17,6 @@ export interface RoomRpc extends Rpc.DurableObjectBranded {
   /** The daemon's numbered events for this session, in order (duplicates dropped by the room). */
   onDaemonEvents(epoch: string, batch: { n: number; event: DaemonEvent }[]): Promise<void>;
   onMachineStatus(status: MachineStatus): Promise<void>;
+  /** A permission answered from a notification's Approve / Deny: the card's rules (first valid answer wins). */
+  answerPermission(viewer: Viewer, requestId: string, optionId: string): Promise<RemoteAnswer>;
 }

@@ -24,6 +24,8 @@ export const ROOM_MIGRATIONS = [
   // A row holds one event (last NULL) or a run of events seq … last (kind 'run', body a JSON array of them):
   // a run is written as one row, so the bytes and B-tree work per event are what the text needs.
   `ALTER TABLE events ADD COLUMN last INTEGER;`,
+  // Who answered a permission request (a name; NULL when cancelled), so a late answer hears "already answered by …".
+  `ALTER TABLE permissions ADD COLUMN resolved_by TEXT;`,
 ];
 
 /** What happened to a client message id — answers retries and queue ops on entries that already left. */
@@ -46,7 +48,8 @@ export type SessionMeta = {
   ownerId: string;
 };
 
-export type Turn = { turnId: string; messageId: string; startedAt: number; cancelRequested: boolean };
+/** `cancelledBy`: who pressed Stop (their own push about the turn's end is skipped). */
+export type Turn = { turnId: string; messageId: string; startedAt: number; cancelRequested: boolean; cancelledBy?: { id: string; name: string } };
 
 export type { RoomSettings };
 
@@ -280,14 +283,19 @@ export class RoomStore {
       JSON.stringify(p.options),
     );
   }
-  /** Marks a pending request resolved; false when it was not pending (first answer wins). */
-  resolvePermission(requestId: string): boolean {
+  /** Marks a pending request resolved (by whom: a name, null when cancelled); false when it was not pending (first answer wins). */
+  resolvePermission(requestId: string, by: string | null = null): boolean {
     const pending = this.sql
       .exec<{ c: number }>("SELECT COUNT(*) AS c FROM permissions WHERE request_id = ? AND resolved = 0", requestId)
       .one().c;
     if (!pending) return false;
-    this.sql.exec("UPDATE permissions SET resolved = 1 WHERE request_id = ?", requestId);
+    this.sql.exec("UPDATE permissions SET resolved = 1, resolved_by = ? WHERE request_id = ?", by, requestId);
     return true;
+  }
+  /** Who answered a resolved request (null: cancelled, or not resolved). */
+  permissionAnsweredBy(requestId: string): string | null {
+    const rows = this.sql.exec<{ by: string | null }>("SELECT resolved_by AS by FROM permissions WHERE request_id = ?", requestId).toArray();
+    return rows[0]?.by ?? null;
   }
   permission(requestId: string): PendingPermission | null {
     const rows = this.sql

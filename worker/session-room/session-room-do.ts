@@ -20,6 +20,10 @@ import { type Replier, RoomCore, type RoomPort } from "./room-core";
 import type { SessionStatusEvent } from "./room-status";
 import { RoomStore, type SessionMeta } from "./room-store";
 import type { RoomRpc } from "./room-rpc";
+import type { PushEvent } from "../push/notify-rules";
+import { deliverPush } from "../push/push-delivery";
+import { pushEnabled } from "../push/push-sender";
+import type { RemoteAnswer } from "./permissions";
 
 /** Close code when a viewer's role changed or they lost access; the client reconnects and re-checks. */
 const CLOSE_ACCESS_CHANGED = 4403;
@@ -42,6 +46,7 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
       directoryStatus: (sessionId, state) => this.ctx.waitUntil(setSessionStatus(this.env.DB, sessionId, state).catch(() => {})),
       directoryActivity: (sessionId, at) => this.ctx.waitUntil(setSessionActivity(this.env.DB, sessionId, at).catch(() => {})),
       directoryTitle: (sessionId, title) => this.ctx.waitUntil(setSessionTitle(this.env.DB, sessionId, title).catch(() => {})),
+      notify: (build) => this.notify(build),
       now: () => Date.now(),
       newId: () => crypto.randomUUID(),
     };
@@ -76,6 +81,11 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
       }
     }
     return closed;
+  }
+
+  /** A permission answered from a notification (POST /api/push/action; the Worker checked identity and role). */
+  async answerPermission(viewer: Viewer, requestId: string, optionId: string): Promise<RemoteAnswer> {
+    return this.core.answerPermissionRemotely(viewer, requestId, optionId);
   }
 
   override async fetch(request: Request): Promise<Response> {
@@ -161,6 +171,23 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
   }
 
   // ================================================================ I/O
+
+  /** The event and who is looking are read now, in the event's own step; the rest runs after it (D1, push services). */
+  private notify(build: () => PushEvent): void {
+    if (!pushEnabled(this.env)) return;
+    const event = build();
+    this.ctx.waitUntil(deliverPush(this.env, event, this.liveUsers()).catch((err) => console.error("push delivery failed", event.kind, err)));
+  }
+
+  /** Users with a socket open on this session now (hibernated sockets count: they are still connected). */
+  private liveUsers(): Set<string> {
+    const users = new Set<string>();
+    for (const ws of this.ctx.getWebSockets()) {
+      const id = this.attachment(ws)?.viewer.id;
+      if (id) users.add(id);
+    }
+    return users;
+  }
 
   private attachment(ws: WebSocket): Attachment | null {
     // Written by fetch() above as an Attachment; the runtime keeps it across hibernation.

@@ -1,4 +1,4 @@
-import { createResource, type JSX, Match, onCleanup, Switch } from "solid-js";
+import { createResource, type JSX, Match, onCleanup, onMount, Switch } from "solid-js";
 import { api, ApiError, setUnauthorizedHandler } from "../lib/api";
 import { AuthContext } from "../lib/auth";
 import { SignIn } from "./SignIn";
@@ -10,11 +10,21 @@ export function AuthGate(props: { children: JSX.Element }) {
       return { me: await api.me() };
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return { signedOut: true as const, config: await api.authConfig().catch(() => ({ mode: null })) };
+      // No network (the installed app opened offline from the service worker's cached shell).
+      if (err instanceof ApiError && err.code === "NETWORK") return { offline: true as const };
       return { error: (err as Error).message };
     }
   });
   setUnauthorizedHandler(() => void refetch());
   onCleanup(() => setUnauthorizedHandler(null));
+  // Back online: try again without a tap.
+  onMount(() => {
+    const retry = () => {
+      if (me() && "offline" in me()!) void refetch();
+    };
+    addEventListener("online", retry);
+    onCleanup(() => removeEventListener("online", retry));
+  });
   return (
     <Switch fallback={<div class="gate-loading" aria-busy="true" />}>
       <Match when={me()?.me}>{(m) => <AuthContext.Provider value={{ me: m(), refresh: () => void refetch() }}>{props.children}</AuthContext.Provider>}</Match>
@@ -37,6 +47,14 @@ export function AuthGate(props: { children: JSX.Element }) {
             </Switch>
           );
         }}
+      </Match>
+      <Match when={me() && "offline" in me()!}>
+        <GateMessage title="You're offline">
+          Baton needs a connection to reach your sessions; it tries again when this device is back online.{" "}
+          <button class="link-btn" data-testid="offline-retry" onClick={() => void refetch()}>
+            Retry now
+          </button>
+        </GateMessage>
       </Match>
       <Match when={me() && "error" in me()! && me()}>
         {(e) => (

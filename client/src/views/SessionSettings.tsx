@@ -2,61 +2,70 @@ import SlidersHorizontal from "lucide-solid/icons/sliders-horizontal";
 import { createSignal, For, Show } from "solid-js";
 import { createDismiss } from "../lib/create-dismiss";
 import { MAX_QUEUE_DEPTH } from "../../../shared/limits";
+import { NotificationSettings } from "./NotificationSettings";
 
 type Props = {
-  queueDepth: number;
-  mergeQueued: boolean;
+  sessionId: string;
+  /** The session's queue settings; null: not known yet, or this viewer cannot change them (no Queue section). */
+  queue: { queueDepth: number; mergeQueued: boolean } | null;
   canAct: boolean;
   onChange: (s: { queueDepth?: number; mergeQueued?: boolean }) => void;
 };
 
-/** Session-wide queue settings (depth, merge) in a small popover from the header. */
+/** Session-wide queue settings (depth, merge) and this session's notifications, in a small popover from the header. */
 export function SessionSettings(props: Props) {
   const [open, setOpen] = createSignal(false);
   let root!: HTMLDivElement;
   createDismiss({ isOpen: open, close: () => setOpen(false), inside: (t) => root.contains(t) });
   return (
     <div class="settings" ref={root}>
-      <button class="icon-btn" aria-label="Session settings" aria-expanded={open()} data-testid="settings-button" title="Queue settings" onClick={() => setOpen((o) => !o)}>
+      <button class="icon-btn" aria-label="Session settings" aria-expanded={open()} data-testid="settings-button" title="Session settings" onClick={() => setOpen((o) => !o)}>
         <SlidersHorizontal size={18} />
       </button>
       <Show when={open()}>
         <div class="settings-panel" role="dialog" aria-label="Session settings" data-testid="settings-panel">
-          <div class="settings-title">Queue</div>
-          <label class="settings-row">
-            <span>
-              <span class="settings-name">Depth</span>
-              <span class="settings-help">Messages that can wait while a turn runs</span>
-            </span>
-            <select
-              data-testid="queue-depth"
-              value={String(props.queueDepth)}
-              disabled={!props.canAct}
-              onChange={(e) => props.onChange({ queueDepth: Number(e.currentTarget.value) })}
-            >
-              <For each={Array.from({ length: MAX_QUEUE_DEPTH }, (_, i) => i + 1)}>
-                {(n) => (
-                  <option value={n} selected={n === props.queueDepth}>
-                    {n}
-                  </option>
-                )}
-              </For>
-            </select>
-          </label>
-          <label class="settings-row">
-            <span>
-              <span class="settings-name">Merge queued</span>
-              <span class="settings-help">Send everything queued as one turn</span>
-            </span>
-            <input
-              type="checkbox"
-              class="switch"
-              data-testid="merge-queued"
-              checked={props.mergeQueued}
-              disabled={!props.canAct}
-              onChange={(e) => props.onChange({ mergeQueued: e.currentTarget.checked })}
-            />
-          </label>
+          <Show when={props.queue}>
+            {(q) => (
+              <div class="settings-section">
+                <div class="settings-title">Queue</div>
+                <label class="settings-row">
+                  <span>
+                    <span class="settings-name">Depth</span>
+                    <span class="settings-help">Messages that can wait while a turn runs</span>
+                  </span>
+                  <select
+                    data-testid="queue-depth"
+                    value={String(q().queueDepth)}
+                    disabled={!props.canAct}
+                    onChange={(e) => props.onChange({ queueDepth: Number(e.currentTarget.value) })}
+                  >
+                    <For each={Array.from({ length: MAX_QUEUE_DEPTH }, (_, i) => i + 1)}>
+                      {(n) => (
+                        <option value={n} selected={n === q().queueDepth}>
+                          {n}
+                        </option>
+                      )}
+                    </For>
+                  </select>
+                </label>
+                <label class="settings-row">
+                  <span>
+                    <span class="settings-name">Merge queued</span>
+                    <span class="settings-help">Send everything queued as one turn</span>
+                  </span>
+                  <input
+                    type="checkbox"
+                    class="switch"
+                    data-testid="merge-queued"
+                    checked={q().mergeQueued}
+                    disabled={!props.canAct}
+                    onChange={(e) => props.onChange({ mergeQueued: e.currentTarget.checked })}
+                  />
+                </label>
+              </div>
+            )}
+          </Show>
+          <NotificationSettings sessionId={props.sessionId} />
         </div>
       </Show>
     </div>

@@ -11,8 +11,11 @@ import { createDraft } from "../session/create-draft";
 import { createFollow } from "../session/create-follow";
 import { createSessionStore } from "../session/create-session-store";
 import { errorText, makeSessionActions } from "../session/session-actions";
+import { createTabAttention } from "../push/create-tab-attention";
+import { attentionTitle } from "../push/tab-attention";
 import { AuthHelp } from "./AuthHelp";
 import { DroppedOffer } from "./DroppedOffer";
+import { EnableNotificationsPrompt } from "./EnableNotificationsPrompt";
 import { MembersPanel } from "./MembersPanel";
 import { QueueChips } from "./QueueChips";
 import { Sender } from "./Sender";
@@ -80,9 +83,13 @@ function Session(props: { id: string }) {
   const requeue = () => actions.requeue(takeDropped());
 
   const title = () => state.title ?? session()?.title ?? "Session";
+  // While the tab is hidden: a count of what would have notified (turn ended, permission waiting).
+  const attention = createTabAttention(() => ({ ready: state.ready, turnActive: state.turnActive, rows: state.rows }));
   createEffect(() => {
-    document.title = `${state.turnActive ? "● " : ""}${title()} — Baton`;
+    document.title = attentionTitle(`${state.turnActive ? "● " : ""}${title()} — Baton`, attention());
   });
+  // This person sent here (this page load): the moment to offer notifications, never on load.
+  const [sentHere, setSentHere] = createSignal(false);
   onCleanup(() => (document.title = "Baton"));
   const placeholder = () => {
     if (!canAct()) return undefined;
@@ -122,10 +129,10 @@ function Session(props: { id: string }) {
             </span>
           </Show>
           <Show when={state.viewer}>{(v) => <MembersPanel sessionId={props.id} role={v().role} selfId={v().id} />}</Show>
-          <Show when={state.config && canAct()}>
+          <Show when={state.viewer}>
             <SessionSettings
-              queueDepth={state.config!.queueDepth}
-              mergeQueued={state.config!.mergeQueued}
+              sessionId={props.id}
+              queue={state.config && canAct() ? { queueDepth: state.config.queueDepth, mergeQueued: state.config.mergeQueued } : null}
               canAct={canAct()}
               onChange={(s) => void actions.settings(s)}
             />
@@ -195,6 +202,7 @@ function Session(props: { id: string }) {
           onRestore={restore}
           onDismiss={() => takeDropped()}
         />
+        <EnableNotificationsPrompt sentHere={sentHere()} turnActive={state.turnActive} />
         <Show when={state.outbox > 0 && state.connection !== "live"}>
           <div class="outbox-note" data-testid="outbox-pending">
             {state.outbox === 1 ? "1 message" : `${state.outbox} messages`} waiting for the connection — nothing is lost.
@@ -220,6 +228,7 @@ function Session(props: { id: string }) {
           placeholder={placeholder()}
           focusRef={(f) => (focusComposer = f)}
           onSend={() => {
+            setSentHere(true);
             follow.jump();
             void actions.send();
           }}

@@ -2,14 +2,16 @@ import LogOut from "lucide-solid/icons/log-out";
 import { Show } from "solid-js";
 import { signOut, useMe } from "../lib/auth";
 import { toast } from "../lib/toasts";
+import { NotificationsMenu } from "./NotificationsMenu";
 
-/** The signed-in user's chip with sign-out (none in local dev mode: there is no one to sign out). */
+/** The signed-in user's notifications and chip with sign-out (none in local dev mode: there is no one to sign out). */
 export function UserMenu() {
   const me = useMe();
   return (
     <Show when={me}>
       {(m) => (
         <span class="user-menu">
+          <NotificationsMenu />
           <span class="me" title={m().email} data-testid="me">
             {m().name}
           </span>
