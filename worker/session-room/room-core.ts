@@ -40,7 +40,7 @@ import { answerElicitation, cancelOpenElicitations, elicitationRequested, elicit
 import { claimDropped, clearOffer, currentOffer, offerDropped, requeueAdmitted } from "./dropped-offer";
 import { answerPermission, cancelPendingPermissions, permissionRequested, permissionWithdrawn } from "./permissions";
 import { cancelEntry, dropAll, editEntry, fateOutcome, moveEntry, type QueueCtx, queueBytesExceeded, queueFullReason } from "./queue-rules";
-import { replay } from "./room-replay";
+import { historyPage, replay } from "./room-replay";
 import { agentTitleOf, firstPromptLine } from "./session-title";
 import { currentStatus, type SessionStatusEvent, statusKey } from "./room-status";
 import { Fate, type RoomStore, type SessionMeta } from "./room-store";
@@ -114,6 +114,8 @@ export class RoomCore {
   // ================================================================ viewer ops
 
   async handleOp(viewer: Viewer, op: ClientOp, reply: Replier): Promise<void> {
+    // Reading older rows is for everyone; every other op acts on the session.
+    if (op.op === "history.page") return reply.ack(op, historyPage(this.store, op.before, op.limit));
     if (viewer.role === "viewer") return reply.error(op.rid, ErrorCode.FORBIDDEN, "viewers are read-only in this session");
     switch (op.op) {
       case "message.send":
