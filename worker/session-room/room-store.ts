@@ -27,8 +27,8 @@ export const ROOM_MIGRATIONS = [
   `ALTER TABLE events ADD COLUMN last INTEGER;`,
   // The log compacted into rows (compact-events.ts), brought up to date lazily at a join or a history
   // page (meta `compaction`), so those read O(window) rows; `key` finds a row later events merge into.
-  `CREATE TABLE compacted (pos INTEGER PRIMARY KEY, seq INTEGER NOT NULL, key TEXT, rows INTEGER NOT NULL, active INTEGER NOT NULL, body TEXT NOT NULL);
-   CREATE INDEX compacted_key ON compacted(key);`,
+  `CREATE TABLE IF NOT EXISTS compacted (pos INTEGER PRIMARY KEY, seq INTEGER NOT NULL, key TEXT, rows INTEGER NOT NULL, active INTEGER NOT NULL, body TEXT NOT NULL);
+   CREATE INDEX IF NOT EXISTS compacted_key ON compacted(key);`,
 ];
 
 /** Log events compacted per write-back step: bounds the items held in memory while a long log catches up. */
