@@ -155,7 +155,8 @@ export function Transcript(props: Props) {
     // Not while a landing mounts its window: the few rows of its first step leave the sentinel in view.
     const io = new IntersectionObserver(
       (entries) => entries.some((e) => e.isIntersecting) && (start() > 0 || canLoadOlder()) && landingCap() === null && showEarlier(),
-      { rootMargin: `${EARLIER_MARGIN_PX}px 0px 0px 0px` },
+      // The scroller as root: a margin on the viewport would not reach past the scroller's clipping.
+      { root: scrollParent(sentinel), rootMargin: `${EARLIER_MARGIN_PX}px 0px 0px 0px` },
     );
     io.observe(sentinel);
     onCleanup(() => io.disconnect());
