@@ -91,14 +91,17 @@ export function replay(store: RoomStore, viewer: Viewer, after: number, now: Rep
       const flat: Rows = { events: [], at: [], historyBefore: null };
       for (const { seq, event } of session) flat.events.push(event), flat.at.push(seq);
       for (const it of items) for (const e of it.events) flat.events.push(e), flat.at.push(it.pos);
-      // Nothing merged: the events as they are (live frames, no reset).
-      const raw = flat.events.length === missed.length ? missed.map((m) => JSON.stringify({ type: "event", seq: m.seq, event: m.event } satisfies ServerFrame)) : null;
-      const compacted = raw ? null : toJson(flat);
-      const missedBytes = compacted ? compacted.bytes : raw!.reduce((n, f) => n + f.length, 0);
+      // Nothing merged: the events as they are (live frames, no reset); else one `append` snapshot.
+      const missedFrames =
+        flat.events.length === missed.length
+          ? missed.map((m) => JSON.stringify({ type: "event", seq: m.seq, event: m.event } satisfies ServerFrame))
+          : null;
+      const compacted = toJson(flat);
+      const missedBytes = missedFrames ? missedFrames.reduce((n, f) => n + f.length, 0) : compacted.bytes;
       const window = windowRows();
       if (missedBytes > window.bytes) sendSnapshot(sendText, head, window, false);
-      else if (compacted) sendSnapshot(sendText, head, compacted, true);
-      else raw!.forEach(sendText);
+      else if (missedFrames) missedFrames.forEach(sendText);
+      else sendSnapshot(sendText, head, compacted, true);
     }
   } else if (head > 0 || after > 0) {
     sendSnapshot(sendText, head, windowRows(), false);

@@ -33,6 +33,8 @@ export const ROOM_MIGRATIONS = [
 
 /** Log events compacted per write-back step: bounds the items held in memory while a long log catches up. */
 const COMPACT_STEP_EVENTS = 4096;
+/** Compacted items read per query when paging back: a page's rows plus the turn markers between them. */
+const READ_STEP_ITEMS = 128;
 
 /** What happened to a client message id — answers retries and queue ops on entries that already left. */
 export const Fate = {
@@ -226,11 +228,20 @@ export class RoomStore {
     const items: Compacted[] = [];
     let counted = 0;
     let bytes = 0;
-    for (const r of this.sql.exec<ItemRow>("SELECT pos, seq, key, rows, active, body FROM compacted WHERE pos < ? ORDER BY pos DESC", before)) {
-      if (counted >= rows || (counted > 0 && r.rows > 0 && bytes + r.body.length > maxBytes)) break;
-      items.push(itemOf(r));
-      counted += r.rows;
-      bytes += r.body.length;
+    // Read in bounded steps (a cursor need not be lazy): O(page) whatever the session's length.
+    for (let below = before, done = false; !done; ) {
+      const step = this.sql.exec<ItemRow>("SELECT pos, seq, key, rows, active, body FROM compacted WHERE pos < ? ORDER BY pos DESC LIMIT ?", below, READ_STEP_ITEMS).toArray();
+      done = step.length < READ_STEP_ITEMS;
+      for (const r of step) {
+        if (counted >= rows || (counted > 0 && r.rows > 0 && bytes + r.body.length > maxBytes)) {
+          done = true;
+          break;
+        }
+        items.push(itemOf(r));
+        counted += r.rows;
+        bytes += r.body.length;
+        below = r.pos;
+      }
     }
     items.reverse();
     const first = items[0]?.pos ?? before;
