@@ -205,3 +205,18 @@ describe("compactEvents", () => {
     expect(s.rows.map(({ id: _id, ...r }) => r)).toEqual(liveFold(log).rows.map(({ id: _id, ...r }) => r));
   });
 });
+
+describe("join: what still waits for an answer", () => {
+  it("a permission request still pending above the window is in the join; paging back does not add it twice", () => {
+    const ask: SessionEvent = { kind: "permission_request", requestId: "late", toolCall: { title: "rm -rf build" }, options: [{ optionId: "ok", name: "OK", kind: "allow_once" }] };
+    const rest: SessionEvent[] = [];
+    for (let i = 0; i < 80; i++) rest.push({ kind: "notice", level: "info", text: `note ${i}` });
+    const { store, log } = session(5, [{ kind: "user_message", id: "go", blocks: [{ type: "text", text: "go" }], author: { id: "u1", name: "Ann" }, at: 0 }, ask, ...rest]);
+    store.addPermission({ requestId: "late", toolCall: { title: "rm -rf build" }, options: [{ optionId: "ok", name: "OK", kind: "allow_once" }] });
+    const { state } = join(store);
+    expect(state.rows.find((r) => r.id === "perm:late")).toMatchObject({ kind: "permission", resolved: null });
+    const all = pageBack(store, state).state;
+    expect(all.rows.filter((r) => r.id === "perm:late")).toHaveLength(1);
+    expect(all.rows.length).toBe(liveFold(log).rows.length);
+  });
+});

@@ -4,7 +4,8 @@
  * (Re)connect, in this order: welcome → the rows → queue_state → dropped_offer (when one is open) →
  * config_state → session_status (synthetic) → ready. The rows are
  * - a join (no cursor, or a cursor too far behind): the session-wide state (slash commands, usage,
- *   title…) and the last JOIN_WINDOW_ROWS compacted rows, as a snapshot (reset) whose `historyBefore`
+ *   title…), permission requests / forms still waiting for an answer (even when they began above the
+ *   window) and the last JOIN_WINDOW_ROWS compacted rows, as a snapshot (reset) whose `historyBefore`
  *   says where `history.page` continues;
  * - a catch-up (cursor ≤ REPLAY_TAIL_MAX events behind): the missed events — as they are when
  *   compacting them saves nothing, else compacted in an `append` snapshot — when that is no larger
@@ -44,7 +45,12 @@ function rowsBefore(store: RoomStore, state: CompactState, before: number, rows:
     out.at.push(at);
   };
   const first = items[0]?.pos ?? before;
-  if (opts.join) for (const { seq, event } of sessionEvents(state)) push(event, seq);
+  if (opts.join) {
+    for (const { seq, event } of sessionEvents(state)) push(event, seq);
+    // A request still waiting for an answer is shown to every viewer, even when it began above the window.
+    const waiting = [...store.pendingPermissionIds().map((id) => `perm:${id}`), ...Object.keys(store.getMeta("elicitations") ?? {}).map((id) => `elicit:${id}`)];
+    for (const it of store.compactedByKey(waiting)) if (it.pos < first) for (const e of it.events) push(e, it.pos);
+  }
   // The window begins inside a running turn: its rows are that turn's (tools live, the plan open).
   if (items[0]?.active) push({ kind: "session_status", state: "active" }, first);
   for (const it of items) for (const e of it.events) push(e, it.pos);

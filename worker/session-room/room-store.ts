@@ -249,6 +249,11 @@ export class RoomStore {
     return { items, more };
   }
 
+  /** The compacted item of each key that has one (e.g. `perm:<id>` of a pending request). */
+  compactedByKey(keys: readonly string[]): Compacted[] {
+    return keys.flatMap((key) => this.sql.exec<ItemRow>("SELECT pos, seq, key, rows, active, body FROM compacted WHERE key = ? LIMIT 1", key).toArray().map(itemOf));
+  }
+
   /** Reads items from SQLite once and writes the changed ones back on flush (one write per item per step). */
   private writeBackSink(): ItemSink & { flush(): void } {
     const byPos = new Map<number, Compacted>();
