@@ -66,3 +66,17 @@ describe("Transcript: older rows from the server (history.page)", () => {
     expect(screen.getByTestId("transcript").getAttribute("aria-busy")).toBe("false");
   });
 });
+
+describe("Transcript: a page that does not come", () => {
+  it("a failed request (offline) is not retried in a loop; the button asks again", async () => {
+    let asked = 0;
+    render(() => (
+      <Transcript rows={range(100, 160)} canAct following={false} hasOlder onLoadOlder={async () => void asked++} onPermission={() => {}} />
+    ));
+    fireEvent.click(screen.getByRole("button", { name: "Load earlier messages" }));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(asked).toBe(1);
+    fireEvent.click(screen.getByRole("button", { name: "Load earlier messages" }));
+    expect(asked).toBe(2);
+  });
+});

@@ -139,7 +139,8 @@ export function Transcript(props: Props) {
     const had = props.rows.length;
     void props.onLoadOlder!().then(() => {
       const added = props.rows.length - had;
-      if (added > 0) mountAbove(added);
+      if (added <= 0) return; // failed (offline…): the reader's next scroll or the button asks again
+      mountAbove(added);
       // Still at the top (a short page): the observer will not fire again by itself.
       requestAnimationFrame(() => sentinelNearTop() && showEarlier());
     });
