@@ -517,8 +517,10 @@ describe("fold: batch frames", () => {
     expect(rowsOf(after, "tool")[0]!.live).toBe(false);
     // A snapshot of many turns gives what the same events give one by one.
     const events = [echo("s1"), chunk("one", "p"), idle(), echo("s2"), thought("hm"), chunk("two", "q"), idle()];
-    const snap = fold(before, { type: "snapshot", seq: 99, events });
-    expect(snap.rows).toEqual(run(events.map((e) => ev(e))).rows);
+    // (A snapshot says where each row began — `at` — so its rows are named as the live ones.)
+    const live = events.map((e) => ev(e));
+    const snap = fold(before, { type: "snapshot", seq: 99, events, at: live.map((f) => (f.type === "event" ? f.seq : 0)) });
+    expect(snap.rows).toEqual(run(live).rows);
     expect(before.rows).toEqual(rows);
   });
 

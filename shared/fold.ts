@@ -7,6 +7,10 @@
  *   starts the turn for every viewer, not only the sender.
  * - Logged events with `seq ≤ cursor` are ignored (no duplicates across reconnects).
  * - A `snapshot` resets the transcript (pages after the first carry `append`); its seq is the cursor.
+ *   A join's snapshot is the last window of rows; `prependPage` puts an older page above it.
+ * - A row without an id of its own (text without a message id, plan, notice, error, turn end) is
+ *   named by the seq where it began (`agent:@12`), so it keeps its id whether it arrived live, in a
+ *   join's window or in a history page; without a seq (state frames, old snapshots) by a counter.
  * - `state` frames (queue_state / config_state / session_status) carry current state, no seq.
  * - A `batch` is its frames applied in order: the same state as receiving them one by one.
  * - A `queue_state` never adds a transcript row (the queue is a Sender affordance, not history).
@@ -152,6 +156,8 @@ export type FoldState = {
   authMethods: AuthMethod[];
   /** Counter for rows without an agent-provided id. */
   nextRow: number;
+  /** Older rows exist before this seq (ask `history.page` with it); null: the session's first row is loaded. */
+  historyBefore: number | null;
   /**
    * No row below this index is streaming or live: closeTurn scans from here, not from row 0 (a scan of
    * the whole transcript per turn made folding a long session's snapshot quadratic).
@@ -181,6 +187,7 @@ export function initialSessionState(): FoldState {
     title: null,
     authMethods: [],
     nextRow: 0,
+    historyBefore: null,
   };
 }
 
@@ -192,15 +199,15 @@ export function fold(state: FoldState, frame: ServerFrame): FoldState {
       return { ...state, viewer: frame.viewer, ready: false };
     case "event":
       if (frame.seq <= state.seq) return state;
-      return { ...applyEvent(state, frame.event, true), seq: frame.seq };
+      return { ...at(frame.seq, () => applyEvent(state, frame.event, true)), seq: frame.seq };
     case "snapshot":
       return drafting(() => {
-        let s: FoldState = frame.append ? state : resetTranscript(state);
-        for (const e of frame.events) s = applyEvent(s, e, true);
+        let s: FoldState = frame.append ? state : { ...resetTranscript(state), historyBefore: frame.historyBefore ?? null };
+        frame.events.forEach((e, i) => (s = at(frame.at?.[i], () => applyEvent(s, e, true))));
         return { ...s, seq: frame.seq };
       });
     case "state":
-      return applyEvent(state, frame.event, false);
+      return at(undefined, () => applyEvent(state, frame.event, false));
     case "batch":
       return drafting(() => {
         let s = state;
@@ -222,6 +229,22 @@ export function framesOf(frame: ServerFrame): ServerFrame[] {
   return frame.type === "batch" ? frame.frames : [frame];
 }
 
+/**
+ * An older page of rows (a `history.page` answer) above the rows held. Ignored unless it answers the
+ * current `historyBefore` (a reconnect's window replaced the rows meanwhile). Rows already held are
+ * not added twice.
+ */
+export function prependPage(state: FoldState, before: number, page: { events: SessionEvent[]; at: number[]; historyBefore: number | null }): FoldState {
+  if (state.historyBefore !== before) return state;
+  const older = fold(initialSessionState(), { type: "snapshot", seq: 0, events: page.events, at: page.at }).rows.filter((r) => state.rowIndex[r.id] === undefined);
+  if (!older.length) return { ...state, historyBefore: page.historyBefore };
+  const rows = [...older, ...state.rows];
+  const rowIndex: Record<string, number> = {};
+  rows.forEach((r, i) => (rowIndex[r.id] = i));
+  const firstOpen = older.findIndex(isOpenRow);
+  return { ...state, rows, rowIndex, historyBefore: page.historyBefore, openFrom: firstOpen >= 0 ? firstOpen : state.openFrom + older.length };
+}
+
 /** Local action: the viewer took the dropped entries back (or dismissed the offer). */
 export function clearDropped(state: FoldState): FoldState {
   return state.dropped.length ? { ...state, dropped: [] } : state;
@@ -238,6 +261,19 @@ export function rowById(state: Pick<FoldState, "rows" | "rowIndex">, id: string)
 }
 
 // ---------------------------------------------------------------- row helpers
+
+/** The seq of the event being applied (names rows that have no id of their own); undefined: none known. */
+let eventAt: number | undefined;
+
+function at<T>(seq: number | undefined, fn: () => T): T {
+  const outer = eventAt;
+  eventAt = seq;
+  try {
+    return fn();
+  } finally {
+    eventAt = outer;
+  }
+}
 
 function resetTranscript(state: FoldState): FoldState {
   return { ...state, rows: [], rowIndex: {}, openFrom: 0, open: NO_OPEN, nextRow: 0, usage: null, commands: [], title: null, stopReason: null };
@@ -309,6 +345,7 @@ function updateRow<K extends RowKind>(state: FoldState, id: string, kind: K, fn:
 }
 
 function localId(state: FoldState, prefix: string): [string, FoldState] {
+  if (eventAt !== undefined && state.rowIndex[`${prefix}:@${eventAt}`] === undefined) return [`${prefix}:@${eventAt}`, state];
   return [`${prefix}:#${state.nextRow}`, { ...state, nextRow: state.nextRow + 1 }];
 }
 
@@ -556,7 +593,8 @@ function applyAcp(state: FoldState, u: Record<string, unknown>): FoldState {
   }
 }
 
-const NORMAL_STOPS = new Set(["end_turn", "", "idle"]);
+/** Stop reasons of a turn that ended normally (no turn-end row). */
+export const NORMAL_STOPS: ReadonlySet<string> = new Set(["end_turn", "", "idle"]);
 
 function applyEvent(state: FoldState, e: SessionEvent, logged: boolean): FoldState {
   switch (e.kind) {

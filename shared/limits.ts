@@ -18,8 +18,16 @@ export const MAX_QUEUE_BYTES = 512 * 1024;
 export const SETTLED_RING_SIZE = 512;
 /** Per-machine concurrent active turns (the daemon's CPU / API budget). */
 export const DEFAULT_MACHINE_BUDGET = 4;
-/** A viewer more than this many events behind gets a compacted snapshot instead of the raw tail. */
+/** A viewer more than this many events behind gets the current window instead of its missed events (bounds the work of compacting them). */
 export const REPLAY_TAIL_MAX = 2000;
+/** Rows a join sends (the transcript mounts this many): what is on screen, not the whole session. */
+export const JOIN_WINDOW_ROWS = 60;
+/** Rows per `history.page` the transcript asks for as the reader scrolls up: a few screens. */
+export const HISTORY_PAGE_ROWS = 40;
+/** Largest `history.page` a viewer may ask for: bounds the room's work and the reply per op. */
+export const MAX_HISTORY_PAGE_ROWS = 200;
+/** A join window or history page is cut into socket messages of at most this size (the platform allows 1 MiB). */
+export const SNAPSHOT_PAGE_BYTES = 512 * 1024;
 /** Token bucket per viewer connection: burst and refill per second. Typing is ~1 op/s; 20 is generous. */
 export const RATE_BURST = 40;
 export const RATE_PER_SECOND = 20;

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { PromptBlocks } from "./blocks";
-import { MAX_ID_LENGTH, MAX_QUEUE_DEPTH } from "./limits";
+import { MAX_HISTORY_PAGE_ROWS, MAX_ID_LENGTH, MAX_QUEUE_DEPTH } from "./limits";
 
 export const Id = z.string().min(1).max(MAX_ID_LENGTH);
 
@@ -65,6 +65,8 @@ export const ClientOp = z.discriminatedUnion("op", [
     action: z.enum(["accept", "decline", "cancel"]),
     content: ElicitationContent.optional(),
   }),
+  /** Older transcript rows, before the oldest the viewer holds (`historyBefore` of its snapshot / last page). Viewers may ask. */
+  op("history.page", { before: z.number().int().min(1), limit: z.number().int().min(1).max(MAX_HISTORY_PAGE_ROWS) }),
   op("settings.set", {
     queueDepth: z.number().int().min(1).max(MAX_QUEUE_DEPTH).optional(),
     mergeQueued: z.boolean().optional(),
@@ -270,6 +272,14 @@ export type RoomSettings = z.infer<typeof RoomSettings>;
 export const SettingsAck = z.object({ outcome: z.literal("saved"), settings: RoomSettings });
 export type SettingsAck = z.infer<typeof SettingsAck>;
 
+/**
+ * Compacted events of the rows before `before`: fold them in a fresh state and put the rows above the
+ * ones held. `at[i]`: the seq where `events[i]`'s row began (stable row ids). `historyBefore`: ask with
+ * this next; null at the session's first row.
+ */
+export const HistoryPageAck = z.object({ events: z.array(SessionEvent), at: z.array(z.number()), historyBefore: z.number().nullable() });
+export type HistoryPageAck = z.infer<typeof HistoryPageAck>;
+
 /** The result schema of each op's ack: the room builds `AckOf<op>`, the client reads it. */
 export const AckResults = {
   "message.send": SendAck,
@@ -284,6 +294,7 @@ export const AckResults = {
   "model.set": ConfigAck,
   "permission.respond": PermissionAck,
   "elicitation.respond": PermissionAck,
+  "history.page": HistoryPageAck,
   "settings.set": SettingsAck,
 } as const satisfies { [K in ClientOpName]: z.ZodType };
 export type AckOf<K extends ClientOpName> = z.infer<(typeof AckResults)[K]>;
@@ -303,6 +314,7 @@ export const AckFrame = z.discriminatedUnion("op", [
   ackFrame("model.set"),
   ackFrame("permission.respond"),
   ackFrame("elicitation.respond"),
+  ackFrame("history.page"),
   ackFrame("settings.set"),
 ]);
 /** The ack frame answering op `K`. */
@@ -328,8 +340,19 @@ export const ServerFrame = z.discriminatedUnion("type", [
   /**
    * Compacted replay: discard the local transcript, apply these events, cursor becomes `seq`.
    * A large snapshot comes in pages: the first resets, the following carry `append: true`.
+   * A join sends the last window of rows: `historyBefore` (on the first page) is where `history.page`
+   * continues, null when the window starts at the session's first row. A catch-up of compacted missed
+   * events is one page with `append: true` (nothing reset). `at[i]`: the seq where `events[i]`'s row
+   * began, so row ids stay the same however the row arrived.
    */
-  z.object({ type: z.literal("snapshot"), seq: z.number(), events: z.array(SessionEvent), append: z.boolean().optional() }),
+  z.object({
+    type: z.literal("snapshot"),
+    seq: z.number(),
+    events: z.array(SessionEvent),
+    append: z.boolean().optional(),
+    at: z.array(z.number()).optional(),
+    historyBefore: z.number().nullable().optional(),
+  }),
   StateFrame,
   /**
    * Event / state frames the room produced in one step (e.g. one tunnel batch of chunks), in order:

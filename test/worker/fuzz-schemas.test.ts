@@ -49,6 +49,7 @@ const VIEWER_BASES: Record<ClientOp["op"], Record<string, unknown>> = {
   "elicitation.respond": { requestId: "e1", action: "accept", content: { name: "x" } },
   "model.set": { modelId: "m" },
   "permission.respond": { requestId: "req", optionId: null },
+  "history.page": { before: 5, limit: 40 },
   "settings.set": { queueDepth: 2 },
 };
 

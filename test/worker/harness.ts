@@ -173,6 +173,8 @@ type OpInput = ClientOp extends infer T ? (T extends ClientOp ? Omit<T, "rid"> &
 
 export class TestViewer {
   ws!: WebSocket;
+  /** Characters received on every socket of this viewer so far (what a join or catch-up costs). */
+  bytes = 0;
   frames: ServerFrame[] = [];
   seq = 0;
   private rid = 0;
@@ -193,6 +195,7 @@ export class TestViewer {
     const from = this.frames.length;
     this.ws.addEventListener("message", (e) => {
       // A `batch` is recorded as the frames it carries, so tests read one frame per event.
+      this.bytes += (e.data as string).length;
       for (const f of framesOf(JSON.parse(e.data as string) as ServerFrame)) {
         this.frames.push(f);
         if (f.type === "event" || f.type === "ready") this.seq = Math.max(this.seq, f.seq);

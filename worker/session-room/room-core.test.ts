@@ -550,6 +550,19 @@ describe("room core: daemon events and the machine", () => {
   });
 });
 
+describe("room core: history pages", () => {
+  it("history.page is open to read-only viewers (the other ops are not) and answers with the rows before", async () => {
+    const r = await makeRoom();
+    await r.op({ op: "message.send", id: "m1", blocks: text("first") });
+    await r.endTurn();
+    const head = r.store.headSeq();
+    const page = await r.op({ op: "history.page", before: head + 1, limit: 40 }, READER);
+    expect(page).toMatchObject({ type: "ack", op: "history.page", result: { historyBefore: null } });
+    expect(page.type === "ack" && page.op === "history.page" && page.result.events.some((e) => e.kind === "user_message" && e.id === "m1")).toBe(true);
+    expect(await r.op({ op: "queue.cancel", id: "x" }, READER)).toMatchObject({ type: "error", code: "FORBIDDEN" });
+  });
+});
+
 describe("room core: replay", () => {
   function replayOf(r: Awaited<ReturnType<typeof makeRoom>>, after: number): ServerFrame[] {
     const out: ServerFrame[] = [];

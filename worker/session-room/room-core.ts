@@ -42,7 +42,7 @@ import { claimDropped, clearOffer, currentOffer, offerDropped, requeueAdmitted }
 import { lastAgentText, type PushEvent } from "../push/notify-rules";
 import { answerPermission, cancelPendingPermissions, permissionRequested, permissionWithdrawn, type RemoteAnswer, remoteAnswer } from "./permissions";
 import { cancelEntry, dropAll, editEntry, fateOutcome, moveEntry, type QueueCtx, queueBytesExceeded, queueFullReason } from "./queue-rules";
-import { replay } from "./room-replay";
+import { historyPage, replay } from "./room-replay";
 import { agentTitleOf, firstPromptLine } from "./session-title";
 import { currentStatus, type SessionStatusEvent, statusKey } from "./room-status";
 import { Fate, type RoomStore, type SessionMeta, type Turn } from "./room-store";
@@ -130,6 +130,8 @@ export class RoomCore {
   // ================================================================ viewer ops
 
   async handleOp(viewer: Viewer, op: ClientOp, reply: Replier): Promise<void> {
+    // Reading older rows is for everyone; every other op acts on the session.
+    if (op.op === "history.page") return reply.ack(op, historyPage(this.store, op.before, op.limit));
     if (viewer.role === "viewer") return reply.error(op.rid, ErrorCode.FORBIDDEN, "viewers are read-only in this session");
     switch (op.op) {
       case "message.send":

@@ -9,6 +9,7 @@ import type { AgentConfig } from "../../shared/tunnel-protocol";
 import type { AuthMethod, Author, PermissionOption, QueueEntry, RoomSettings, SendAck, SessionEvent } from "../../shared/viewer-protocol";
 import type { OpenElicitations } from "./elicitations";
 import { makeMetaTable, migrate, type SqlDb } from "../sql-migrations";
+import { type Compacted, compactInto, type CompactState, initialCompactState, type ItemSink } from "./compact-events";
 
 /** `kind` of a log row holding a run of events (seq … last) as one JSON array body. */
 const RUN_KIND = "run";
@@ -26,7 +27,16 @@ export const ROOM_MIGRATIONS = [
   `ALTER TABLE events ADD COLUMN last INTEGER;`,
   // Who answered a permission request (a name; NULL when cancelled), so a late answer hears "already answered by …".
   `ALTER TABLE permissions ADD COLUMN resolved_by TEXT;`,
+  // The log compacted into rows (compact-events.ts), brought up to date lazily at a join or a history
+  // page (meta `compaction`), so those read O(window) rows; `key` finds a row later events merge into.
+  `CREATE TABLE IF NOT EXISTS compacted (pos INTEGER PRIMARY KEY, seq INTEGER NOT NULL, key TEXT, rows INTEGER NOT NULL, active INTEGER NOT NULL, body TEXT NOT NULL);
+   CREATE INDEX IF NOT EXISTS compacted_key ON compacted(key);`,
 ];
+
+/** Log events compacted per write-back step: bounds the items held in memory while a long log catches up. */
+const COMPACT_STEP_EVENTS = 4096;
+/** Compacted items read per query when paging back: a page's rows plus the turn markers between them. */
+const READ_STEP_ITEMS = 128;
 
 /** What happened to a client message id — answers retries and queue ops on entries that already left. */
 export const Fate = {
@@ -85,6 +95,8 @@ export type RoomMeta = {
   /** What the last Stop dropped and nobody re-queued or restored yet (dropped-offer.ts). */
   dropped_offer: QueueEntry[];
   daemon_cursor: DaemonCursor;
+  /** How far the log is compacted into the `compacted` table, and the compaction's open state. */
+  compaction: CompactState;
 };
 export type RoomMetaKey = keyof RoomMeta;
 
@@ -192,6 +204,98 @@ export class RoomStore {
         for (let i = 0; i < events.length; i++) yield { seq: r.seq + i, event: events[i]! };
       }
     }
+  }
+
+  // ---------------------------------------------------------------- compacted rows
+  /** Compacts the log up to its head (only what was appended since the last call); returns the state. */
+  compact(): CompactState {
+    let state = this.getMeta("compaction") ?? initialCompactState();
+    const head = this.headSeq();
+    while (state.upto < head) {
+      const sink = this.writeBackSink();
+      const next = compactInto(sink, state, this.eventsAfter(state.upto, COMPACT_STEP_EVENTS));
+      sink.flush();
+      if (next.upto === state.upto) break;
+      state = next;
+      this.setMeta("compaction", state);
+    }
+    return state;
+  }
+
+  /**
+   * Compacted items before `before` (exclusive), newest first back to the one holding the `rows`-th row,
+   * or fewer once `maxBytes` of bodies are read (at least one row); returned oldest first. `more`: a
+   * row exists before the first item returned. Call compact() first.
+   */
+  compactedBefore(before: number, rows: number, maxBytes: number): { items: Compacted[]; more: boolean } {
+    const items: Compacted[] = [];
+    let counted = 0;
+    let bytes = 0;
+    // Read in bounded steps (a cursor need not be lazy): O(page) whatever the session's length.
+    for (let below = before, done = false; !done; ) {
+      const step = this.sql.exec<ItemRow>("SELECT pos, seq, key, rows, active, body FROM compacted WHERE pos < ? ORDER BY pos DESC LIMIT ?", below, READ_STEP_ITEMS).toArray();
+      done = step.length < READ_STEP_ITEMS;
+      for (const r of step) {
+        if (counted >= rows || (counted > 0 && r.rows > 0 && bytes + r.body.length > maxBytes)) {
+          done = true;
+          break;
+        }
+        items.push(itemOf(r));
+        counted += r.rows;
+        bytes += r.body.length;
+        below = r.pos;
+      }
+    }
+    items.reverse();
+    const first = items[0]?.pos ?? before;
+    const more = this.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM (SELECT 1 FROM compacted WHERE pos < ? AND rows > 0 LIMIT 1)", first).one().c > 0;
+    return { items, more };
+  }
+
+  /** The compacted item of each key that has one (e.g. `perm:<id>` of a pending request). */
+  compactedByKey(keys: readonly string[]): Compacted[] {
+    return keys.flatMap((key) => this.sql.exec<ItemRow>("SELECT pos, seq, key, rows, active, body FROM compacted WHERE key = ? LIMIT 1", key).toArray().map(itemOf));
+  }
+
+  /** Reads items from SQLite once and writes the changed ones back on flush (one write per item per step). */
+  private writeBackSink(): ItemSink & { flush(): void } {
+    const byPos = new Map<number, Compacted>();
+    const byKey = new Map<string, number>();
+    const dirty = new Set<number>();
+    const load = (query: string, arg: unknown): Compacted | null => {
+      const r = this.sql.exec<ItemRow>(`SELECT pos, seq, key, rows, active, body FROM compacted WHERE ${query} LIMIT 1`, arg).toArray()[0];
+      if (!r) return null;
+      const item = itemOf(r);
+      byPos.set(item.pos, item);
+      if (item.key) byKey.set(item.key, item.pos);
+      return item;
+    };
+    return {
+      byKey: (key) => {
+        const pos = byKey.get(key);
+        return pos !== undefined ? byPos.get(pos)! : load("key = ?", key);
+      },
+      byPos: (pos) => byPos.get(pos) ?? load("pos = ?", pos),
+      put: (item) => {
+        byPos.set(item.pos, item);
+        if (item.key) byKey.set(item.key, item.pos);
+        dirty.add(item.pos);
+      },
+      flush: () => {
+        for (const pos of dirty) {
+          const it = byPos.get(pos)!;
+          this.sql.exec(
+            "INSERT OR REPLACE INTO compacted (pos, seq, key, rows, active, body) VALUES (?, ?, ?, ?, ?, ?)",
+            it.pos,
+            it.seq,
+            it.key,
+            it.rows,
+            it.active ? 1 : 0,
+            JSON.stringify(it.events),
+          );
+        }
+      },
+    };
   }
 
   // ---------------------------------------------------------------- queue
@@ -310,4 +414,10 @@ export class RoomStore {
       .toArray()
       .map((r) => r.request_id);
   }
+}
+
+type ItemRow = { pos: number; seq: number; key: string | null; rows: number; active: number; body: string };
+
+function itemOf(r: ItemRow): Compacted {
+  return { pos: r.pos, seq: r.seq, key: r.key, rows: r.rows, active: r.active === 1, events: JSON.parse(r.body) as SessionEvent[] };
 }

@@ -4,9 +4,10 @@
  */
 import { onCleanup } from "solid-js";
 import { createStore } from "solid-js/store";
-import { clearDropped, initialSessionState } from "../../../shared/fold";
+import { clearDropped, initialSessionState, prependPage } from "../../../shared/fold";
+import { HISTORY_PAGE_ROWS } from "../../../shared/limits";
 import type { QueueEntry } from "../../../shared/viewer-protocol";
-import type { OpReply } from "../connection/op-client";
+import { ackOf, type OpReply } from "../connection/op-client";
 import type { SendOp } from "../connection/outbox";
 import { type ConnectionState, makeSessionSocket } from "../connection/session-socket";
 import { type FoldView, makeFoldSync, viewOf } from "./store-sync";
@@ -15,11 +16,13 @@ export type SessionStoreState = FoldView & {
   connection: ConnectionState;
   /** Sends typed but not yet answered by the room (waiting for a connection). */
   outbox: number;
+  /** A page of older rows was asked for and has not arrived. */
+  loadingOlder: boolean;
 };
 
 export function createSessionStore(sessionId: string, hooks: { onOrphanReply?: (op: SendOp, reply: OpReply) => void } = {}) {
   const initial = initialSessionState();
-  const [state, setState] = createStore<SessionStoreState>({ ...structuredClone(viewOf(initial)), connection: "connecting", outbox: 0 });
+  const [state, setState] = createStore<SessionStoreState>({ ...structuredClone(viewOf(initial)), connection: "connecting", outbox: 0, loadingOlder: false });
   const folded = makeFoldSync(setState, initial);
   const socket = makeSessionSocket({
     sessionId,
@@ -34,11 +37,33 @@ export function createSessionStore(sessionId: string, hooks: { onOrphanReply?: (
     onOrphanReply: hooks.onOrphanReply,
   });
   setState("outbox", socket.pendingSends().length);
+  let loading: Promise<void> | null = null;
   onCleanup(() => socket.close());
   return {
     state,
     socket,
     /** Takes the entries the last Stop dropped (for "Restore to draft") and clears the offer. */
+    /**
+     * Fetches the page of rows before the oldest held (`history.page`) and puts it on top. One at a
+     * time; resolves when it is in the store or failed (the reader's next scroll asks again).
+     */
+    loadOlder(): Promise<void> {
+      const before = folded.current.historyBefore;
+      if (before === null) return Promise.resolve();
+      if (loading) return loading;
+      setState("loadingOlder", true);
+      loading = socket
+        .request({ op: "history.page", before, limit: HISTORY_PAGE_ROWS })
+        .then((reply) => {
+          const page = ackOf(reply, "history.page");
+          if (page) folded.update((s) => prependPage(s, before, page));
+        })
+        .finally(() => {
+          loading = null;
+          setState("loadingOlder", false);
+        });
+      return loading;
+    },
     takeDropped(): QueueEntry[] {
       const dropped = folded.current.dropped;
       folded.update(clearDropped);

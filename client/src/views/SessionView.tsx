@@ -36,7 +36,7 @@ export function SessionView(): JSX.Element {
 function Session(props: { id: string }) {
   const [draft, setDraft] = createDraft(props.id);
   let focusComposer = () => {};
-  const { state, socket, takeDropped } = createSessionStore(props.id, {
+  const { state, socket, takeDropped, loadOlder } = createSessionStore(props.id, {
     // Sends restored from a previous page load: their answers have no caller waiting.
     onOrphanReply: (op, reply) => {
       if (reply.type === "error") {
@@ -173,6 +173,9 @@ function Session(props: { id: string }) {
             working={state.turnActive && state.status === "active"}
             loading={!state.ready && !notFound()}
             following={follow.following()}
+            hasOlder={state.ready || state.rows.length > 0 ? state.historyBefore !== null : undefined}
+            loadingOlder={state.loadingOlder}
+            onLoadOlder={loadOlder}
             empty={needsLogin() ? "The agent could not start: it needs a login first (below)." : undefined}
             onPermission={(requestId, optionId) => void actions.respond(requestId, optionId)}
             onElicitation={async (requestId, action, content) => {

@@ -1,4 +1,5 @@
 import { createEffect, createMemo, createSignal, For, Match, on, onCleanup, onMount, Show, Switch, untrack } from "solid-js";
+import { JOIN_WINDOW_ROWS } from "../../../shared/limits";
 import type { ElicitationAction, ElicitationContent } from "../../../shared/viewer-protocol";
 import { ElicitationCard } from "./ElicitationCard";
 import type { Row } from "../../../shared/fold";
@@ -22,6 +23,12 @@ type Props = {
    * otherwise it only grows, so nothing moves under someone reading older rows. Default: true.
    */
   following?: boolean;
+  /** Older rows exist on the server (not loaded yet); false: the first row is loaded. Unset: not known. */
+  hasOlder?: boolean;
+  /** A page of older rows is on its way. */
+  loadingOlder?: boolean;
+  /** Asks the server for the page of rows before the oldest loaded; resolves once they are in `rows` (or it failed). */
+  onLoadOlder?: () => Promise<unknown>;
 };
 
 /**
@@ -29,7 +36,7 @@ type Props = {
  * scrolls up. A 5,000-row session then costs what ~a screenful costs, on load and while text streams
  * (bench/RESULTS.md: layout of every row on each streamed chunk dropped most frames).
  */
-export const WINDOW_ROWS = 60;
+export const WINDOW_ROWS = JOIN_WINDOW_ROWS;
 /** Older rows mounted per step as the reader scrolls up: a few screens, one short task (not a whole window). */
 export const EARLIER_PAGE_ROWS = 40;
 /**
@@ -38,6 +45,15 @@ export const EARLIER_PAGE_ROWS = 40;
  * (mounting the whole window there was 80–100 ms of that task's ~150 ms, bench/RESULTS.md run 7).
  */
 export const LANDING_STEP_ROWS = 12;
+/** How far above the viewport the top of the rows may be before the previous page mounts (or is fetched). */
+const EARLIER_MARGIN_PX = 400;
+
+/** Rows were put above the ones held (an older page), not appended: `prev` is the list before. */
+export function prependedRows(prev: { first?: string; last?: string; length: number }, next: readonly { id: string }[]): number {
+  const grown = next.length - prev.length;
+  if (grown <= 0 || prev.first === undefined || next[0]?.id === prev.first) return 0;
+  return next[grown]?.id === prev.first && next[next.length - 1]?.id === prev.last ? grown : 0;
+}
 
 /** The first row index to render: the last `shown` rows (all when fewer). */
 export function windowStart(total: number, shown: number): number {
@@ -59,11 +75,19 @@ export function Transcript(props: Props) {
   // A landing caps the window at a growing number of rows until it reaches WINDOW_ROWS. It is a memo,
   // not a signal set by an effect: the row list reads it, so the cap holds before any row mounts.
   const [tick, setTick] = createSignal(0);
+  /** The row list as last seen, to tell an older page put on top from rows landing at the end. */
+  const ends = () => ({ first: props.rows[0]?.id, last: props.rows[props.rows.length - 1]?.id, length: props.rows.length });
+  let seen = untrack(ends);
+  const prepended = createMemo(() => {
+    const n = prependedRows(seen, props.rows);
+    seen = ends();
+    return n;
+  });
   const landing = createMemo<{ rows: number; tick: number; cap: number | null }>(
     (prev) => {
       const rows = props.rows.length;
       const t = tick();
-      if (rows - prev.rows > LANDING_STEP_ROWS && untrack(() => props.following) !== false) return { rows, tick: t, cap: LANDING_STEP_ROWS };
+      if (rows - prev.rows > LANDING_STEP_ROWS && !prepended() && untrack(() => props.following) !== false) return { rows, tick: t, cap: LANDING_STEP_ROWS };
       if (prev.cap === null || t === prev.tick) return { rows, tick: t, cap: prev.cap };
       const cap = prev.cap + LANDING_STEP_ROWS;
       return { rows, tick: t, cap: cap >= WINDOW_ROWS ? null : cap };
@@ -84,6 +108,7 @@ export function Transcript(props: Props) {
     on(
       () => props.rows.length,
       (n, prev) => {
+        if (untrack(prepended)) return; // mounted by loadOlder, keeping the reader's place
         if (props.following === false) {
           if (prev !== undefined && n > prev) setShown((s) => s + (n - prev));
         } else if (shown() > WINDOW_ROWS) setShown(WINDOW_ROWS);
@@ -95,35 +120,73 @@ export function Transcript(props: Props) {
   const visible = () => (start() === 0 ? props.rows : props.rows.slice(start()));
 
   let sentinel: HTMLDivElement | undefined;
-  /** Mounts the previous page of rows, keeping what is on screen where it was. */
-  const showEarlier = () => {
+  /** Mounts `n` more rows above, keeping what is on screen where it was. */
+  const mountAbove = (n: number) => {
     const scroller = sentinel ? scrollParent(sentinel) : null;
     const top = scroller?.scrollTop ?? 0;
     const before = scroller?.scrollHeight ?? 0;
-    setShown((s) => s + EARLIER_PAGE_ROWS);
+    setShown((s) => s + n);
     if (!scroller) return;
     const grown = scroller.scrollHeight - before;
-    // Browsers with scroll anchoring have already kept the view in place; Safari has not.
+    // Browsers with scroll anchoring have already kept the view in place (not at scrollTop 0); Safari has not.
     if (scroller.scrollTop === top) scroller.scrollTop = top + grown;
+  };
+  const canLoadOlder = () => start() === 0 && props.hasOlder === true && !!props.onLoadOlder;
+  /** The previous page: mounted from the rows held, else asked from the server (then mounted the same way). */
+  const showEarlier = () => {
+    if (start() > 0) return mountAbove(EARLIER_PAGE_ROWS);
+    if (!canLoadOlder() || props.loadingOlder) return;
+    const had = props.rows.length;
+    void props.onLoadOlder!().then(() => {
+      const added = props.rows.length - had;
+      if (added <= 0) return; // failed (offline…): the reader's next scroll or the button asks again
+      mountAbove(added);
+      // Still at the top (a short page): the observer will not fire again by itself.
+      requestAnimationFrame(() => sentinelNearTop() && showEarlier());
+    });
+  };
+  const sentinelNearTop = (): boolean => {
+    const scroller = sentinel ? scrollParent(sentinel) : null;
+    if (!sentinel || !scroller) return false;
+    return sentinel.getBoundingClientRect().bottom > scroller.getBoundingClientRect().top - EARLIER_MARGIN_PX;
   };
   onMount(() => {
     if (!sentinel || typeof IntersectionObserver === "undefined") return;
     // Reaching the top of the rendered rows loads the previous page (the button is the fallback).
     // Not while a landing mounts its window: the few rows of its first step leave the sentinel in view.
-    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && start() > 0 && landingCap() === null && showEarlier(), {
-      rootMargin: "400px 0px 0px 0px",
-    });
+    const io = new IntersectionObserver(
+      (entries) => entries.some((e) => e.isIntersecting) && (start() > 0 || canLoadOlder()) && landingCap() === null && showEarlier(),
+      // The scroller as root: a margin on the viewport would not reach past the scroller's clipping.
+      { root: scrollParent(sentinel), rootMargin: `${EARLIER_MARGIN_PX}px 0px 0px 0px` },
+    );
     io.observe(sentinel);
     onCleanup(() => io.disconnect());
   });
   return (
     <div class="transcript" data-testid="transcript" role="log" aria-live="polite" aria-relevant="additions" aria-busy={landingCap() !== null}>
       <div ref={sentinel} class="transcript-earlier">
-        <Show when={start() > 0}>
-          <button class="btn btn-quiet btn-sm" data-testid="show-earlier" onClick={showEarlier}>
-            Show earlier messages ({start().toLocaleString()})
-          </button>
-        </Show>
+        <Switch>
+          <Match when={start() > 0}>
+            <button class="btn btn-quiet btn-sm" data-testid="show-earlier" onClick={showEarlier}>
+              Show earlier messages ({start().toLocaleString()})
+            </button>
+          </Match>
+          <Match when={props.loadingOlder}>
+            <p class="transcript-edge" role="status" data-testid="loading-earlier">
+              Loading earlier messages…
+            </p>
+          </Match>
+          <Match when={canLoadOlder()}>
+            <button class="btn btn-quiet btn-sm" data-testid="show-earlier" onClick={showEarlier}>
+              Load earlier messages
+            </button>
+          </Match>
+          <Match when={props.hasOlder === false && props.rows.length > 0}>
+            <p class="transcript-edge" data-testid="session-start">
+              Beginning of the session
+            </p>
+          </Match>
+        </Switch>
       </div>
       <Show when={props.rows.length === 0 && props.loading}>
         <div class="transcript-empty" role="status" data-testid="transcript-loading">
