@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+// @ts-expect-error plain .mjs module without types
 import { ensureBuilt } from "../../scripts/dev-stack.mjs";
 import { htmlScripts, initialFiles, type Manifest, staticClosure } from "./initial-js";
 

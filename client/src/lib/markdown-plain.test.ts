@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { plainMarkdownHtml } from "./markdown-plain";
+
+describe("plainMarkdownHtml (markdown before the renderer loads)", () => {
+  it("paragraphs on blank lines, line breaks within", () => {
+    expect(plainMarkdownHtml("Hello\n\n- one\n- two\n")).toBe("<p>Hello</p><p>- one<br>- two</p>");
+  });
+
+  it("escapes everything: no markup from the source becomes HTML", () => {
+    const html = plainMarkdownHtml(`<img src=x onerror="x()"> & 'q' **b**`);
+    expect(html).toBe("<p>&lt;img src=x onerror=&quot;x()&quot;&gt; &amp; &#39;q&#39; **b**</p>");
+    const div = document.createElement("div");
+    div.innerHTML = plainMarkdownHtml("<script>window.__x=1</script>\n```\n<b>hi</b>\n```");
+    expect(div.querySelector("script, b")).toBeNull();
+    expect(div.querySelector("pre code")?.textContent).toBe("<b>hi</b>");
+  });
+
+  it("fenced code keeps its lines and blank lines; an open fence (still streaming) shows as code", () => {
+    expect(plainMarkdownHtml("Run:\n```sh\nnpm test\n\nnpm run build\n```\ndone")).toBe(
+      "<p>Run:</p><pre><code>npm test\n\nnpm run build</code></pre><p>done</p>",
+    );
+    expect(plainMarkdownHtml("~~~\na\n```\nb")).toBe("<pre><code>a\n```\nb</code></pre>");
+  });
+
+  it("empty text is nothing", () => {
+    expect(plainMarkdownHtml("")).toBe("");
+    expect(plainMarkdownHtml("\n\n")).toBe("");
+  });
+});
