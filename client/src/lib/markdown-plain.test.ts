@@ -3,7 +3,13 @@ import { plainMarkdownHtml } from "./markdown-plain";
 
 describe("plainMarkdownHtml (markdown before the renderer loads)", () => {
   it("paragraphs on blank lines, line breaks within", () => {
-    expect(plainMarkdownHtml("Hello\n\n- one\n- two\n")).toBe("<p>Hello</p><p>- one<br>- two</p>");
+    expect(plainMarkdownHtml("Hello\nthere\n\nagain")).toBe("<p>Hello<br>there</p><p>again</p>");
+  });
+
+  it("headings and list items as the blocks the renderer draws, inline markup as typed", () => {
+    expect(plainMarkdownHtml("## Demo reply\nIt **streams**:\n- one `x`\n- two\n  continued\n1. first\n2) second")).toBe(
+      "<h2>Demo reply</h2><p>It **streams**:</p><ul><li>one `x`</li><li>two continued</li></ul><ol><li>first</li><li>second</li></ol>",
+    );
   });
 
   it("escapes everything: no markup from the source becomes HTML", () => {
