@@ -2,8 +2,12 @@ import { describe, expect, it } from "vitest";
 import { plainMarkdownHtml } from "./markdown-plain";
 
 describe("plainMarkdownHtml (markdown before the renderer loads)", () => {
-  it("paragraphs on blank lines, line breaks within", () => {
-    expect(plainMarkdownHtml("Hello\nthere\n\nagain")).toBe("<p>Hello<br>there</p><p>again</p>");
+  it("paragraphs on blank lines, their lines joined as the renderer joins them", () => {
+    expect(plainMarkdownHtml("Hello\nthere\n\nagain")).toBe("<p>Hello there</p><p>again</p>");
+  });
+
+  it("quotes", () => {
+    expect(plainMarkdownHtml("> You said:\n> hi <b>\n\nok")).toBe("<blockquote><p>You said: hi &lt;b&gt;</p></blockquote><p>ok</p>");
   });
 
   it("headings and list items as the blocks the renderer draws, inline markup as typed", () => {
