@@ -13,6 +13,8 @@ const INITIAL_JS_BUDGET_GZ = 60 * 1024;
 const PAGES = {
   home: "src/views/SessionList.tsx",
   session: "src/views/SessionView.tsx",
+  machines: "src/views/Machines.tsx",
+  "approve a machine": "src/views/MachineApprove.tsx",
 } as const;
 
 describe("initial-js: what a page loads before it paints", () => {
