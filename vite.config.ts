@@ -74,6 +74,7 @@ export default defineConfig(({ command }) => ({
       config: command === "serve" ? { vars: { ...varOverrides, LOCAL_STACK: "1" } } : {},
     }),
   ],
-  build: { outDir: "../dist", emptyOutDir: true },
+  // The manifest lets test/build/initial-js.test.ts follow what each page loads before it can paint.
+  build: { outDir: "../dist", emptyOutDir: true, manifest: true },
   server: { host: "127.0.0.1", port: Number(process.env.PORT ?? 8787), strictPort: false, cors: false },
 }));

@@ -52,8 +52,6 @@ export type AccountScope = z.infer<typeof AccountScope>;
 export const Me = z.object({ id: z.string(), name: z.string(), email: z.string(), authMode: AuthModeName.optional(), scope: AccountScope.optional() });
 export type Me = z.infer<typeof Me>;
 
-export const viewerSocketPath = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}/ws`;
-
 // ---------------------------------------------------------------- members and sign-in
 
 /** Roles an owner can grant (the owner is whoever created the session). */

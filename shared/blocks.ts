@@ -46,28 +46,6 @@ export const PromptBlocks = z
     message: "EMPTY_PROMPT",
   });
 
-/** Plain-text preview of a prompt (chip preview, session list). */
-export function promptPreview(blocks: readonly PromptBlock[], max = 200): string {
-  const parts: string[] = [];
-  for (const b of blocks) {
-    switch (b.type) {
-      case "text":
-        parts.push(b.text);
-        break;
-      case "image":
-        parts.push("[image]");
-        break;
-      case "resource_link":
-        parts.push(`@${b.name}`);
-        break;
-      default:
-        assertNever(b);
-    }
-  }
-  const s = parts.join(" ").replace(/\s+/g, " ").trim();
-  return s.length > max ? s.slice(0, max - 1) + "…" : s;
-}
-
 /** Joins prompts for the "merge queued into one turn" mode: text blocks separated by a blank line. */
 export function mergePrompts(prompts: readonly (readonly PromptBlock[])[]): PromptBlock[] {
   const out: PromptBlock[] = [];

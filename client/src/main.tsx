@@ -1,14 +1,30 @@
 import { Route, Router } from "@solidjs/router";
-import { ErrorBoundary } from "solid-js";
+import { ErrorBoundary, lazy } from "solid-js";
 import { render } from "solid-js/web";
 import { registerServiceWorker } from "./push/register-sw";
 import "./styles.css";
+import { whenIdle } from "./lib/idle";
 import { AuthGate } from "./views/AuthGate";
-import { MachineApprove } from "./views/MachineApprove";
-import { Machines } from "./views/Machines";
-import { SessionList } from "./views/SessionList";
-import { SessionView } from "./views/SessionView";
 import { Toasts } from "./views/Toasts";
+
+// Each page is its own chunk (issue 20: a phone loads what the first paint needs, not the whole app).
+const SessionList = lazy(() => import("./views/SessionList").then((m) => ({ default: m.SessionList })));
+const Machines = lazy(() => import("./views/Machines").then((m) => ({ default: m.Machines })));
+const MachineApprove = lazy(() => import("./views/MachineApprove").then((m) => ({ default: m.MachineApprove })));
+const SessionView = lazy(() => import("./views/SessionView").then((m) => ({ default: m.SessionView })));
+
+/** The chunk of the page at `path` (the routes below). */
+function pageAt(path: string) {
+  if (path.startsWith("/s/")) return SessionView;
+  if (path === "/machines/approve") return MachineApprove;
+  if (path === "/machines") return Machines;
+  return SessionList;
+}
+
+// Fetch the opened page's chunk now, alongside the sign-in check rather than after it; a session is
+// the likely next page from anywhere else, so its chunk follows once the first page has painted.
+void pageAt(location.pathname).preload();
+whenIdle(() => void SessionView.preload());
 
 function Crash(props: { error: unknown; reset: () => void }) {
   return (

@@ -4,7 +4,8 @@
  * when it changes; the list shows the agent's title, else the first prompt.
  */
 import { z } from "zod";
-import { type PromptBlock, promptPreview } from "../../shared/blocks";
+import type { PromptBlock } from "../../shared/blocks";
+import { promptPreview } from "../../shared/prompt-preview";
 
 /** Long enough to tell sessions apart on one line, short enough for the directory row. */
 export const TITLE_MAX_CHARS = 120;

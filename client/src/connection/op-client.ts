@@ -3,21 +3,26 @@
  * resolves on the room's `ack` / `error` (or a timeout), and `message.send` ops live in the outbox
  * until answered — resent after each `ready`. Plain (`make*`); the socket wrapper feeds it.
  */
-import type { z } from "zod";
-import { type AckFrame, type AckOf, AckResults, type ClientOp, type ClientOpName, type ErrorFrame, type ServerFrame } from "../../../shared/viewer-protocol";
+import type { AckFrame, AckFrameOf, AckOf, ClientOp, ClientOpName, ErrorFrame, ServerFrame } from "../../../shared/viewer-protocol";
 import { makeOutbox, type Outbox, type SendOp } from "./outbox";
 
-/** The room's answer to an op: an ack whose result is typed by its op (`AckResults`), or an error. */
-export type OpReply = AckFrame | ErrorFrame;
+/**
+ * An ack whose result does not have its op's shape (a server of another version): the op was answered,
+ * not refused, but what it said is unknown — so nobody reads a guess (ack-check.ts makes these).
+ */
+export type UnreadAck = { type: "unread_ack"; rid: string; op: string };
 
-/** `AckResults` seen per op, so that indexing it with a generic op keeps the op's own result type. */
-const ACK_SCHEMAS: { [K in ClientOpName]: z.ZodType<AckOf<K>> } = AckResults;
+/**
+ * The room's answer to an op: an ack whose result is typed by its op (`AckResults`; the session socket
+ * checks it against the schema before anyone reads it), an unread ack, or an error.
+ */
+export type OpReply = AckFrame | UnreadAck | ErrorFrame;
 
-/** The result when `reply` is an ack of `op` and has that op's shape; null for an error or anything else. */
+const isAckOf = <K extends ClientOpName>(reply: AckFrame, op: K): reply is AckFrameOf<K> & AckFrame => reply.op === op;
+
+/** The result when `reply` is an ack of `op`; null for an error, an unread ack or another op's ack. */
 export function ackOf<K extends ClientOpName>(reply: OpReply, op: K): AckOf<K> | null {
-  if (reply.type !== "ack" || reply.op !== op) return null;
-  const parsed = ACK_SCHEMAS[op].safeParse(reply.result);
-  return parsed.success ? parsed.data : null;
+  return reply.type === "ack" && isAckOf(reply, op) ? reply.result : null;
 }
 
 /** A client op without its rid (the client mints it). */

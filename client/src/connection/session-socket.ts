@@ -5,10 +5,25 @@
  * Plain (`make*`): the Solid store wires its callbacks.
  */
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
-import { viewerSocketPath } from "../../../shared/api";
+import { viewerSocketPath } from "../../../shared/viewer-socket-path";
 import type { ServerFrame } from "../../../shared/viewer-protocol";
-import { makeOpClient, type OpClientOptions } from "./op-client";
+import { whenIdle } from "../lib/idle";
+import { makeOpClient, type OpClientOptions, type OpInput, type OpReply } from "./op-client";
 import { localOutboxStorage, makeOutbox } from "./outbox";
+
+/** The ack check brings zod: fetched once the page has painted, awaited by an answer that comes sooner. */
+const loadAckCheck = () => import("./ack-check");
+
+/** An op's answer as the app reads it: acks checked against their op's schema (ack-check.ts). */
+export async function checkedReply(reply: OpReply, load = loadAckCheck): Promise<OpReply> {
+  if (reply.type !== "ack") return reply;
+  try {
+    return (await load()).checkReply(reply);
+  } catch {
+    // The check could not load (offline, a deploy replaced the chunk): the op was answered, what it said is unknown.
+    return { type: "unread_ack", rid: reply.rid, op: reply.op };
+  }
+}
 
 export type ConnectionState = "connecting" | "live" | "reconnecting" | "offline";
 
@@ -140,8 +155,10 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
   window.addEventListener("offline", onOffline);
   opts.onState(state);
 
+  whenIdle(() => void loadAckCheck().catch(() => {}));
+
   return {
-    request: ops.request,
+    request: (input: OpInput): Promise<OpReply> => ops.request(input).then((r) => checkedReply(r)),
     pendingSends: ops.pendingSends,
     /** Reconnect now (the user tapped "retry"). */
     reconnect: () => ws.reconnect(),

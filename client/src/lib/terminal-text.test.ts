@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isMarkdownOutput, terminalRuns } from "./terminal-text";
+import { isMarkdownOutput, plainRuns } from "./terminal-plain";
+import { terminalRuns } from "./terminal-text";
 
 describe("terminalRuns", () => {
   it("splits SGR colours and decorations into runs of plain text", () => {
@@ -29,6 +30,15 @@ describe("terminalRuns", () => {
 
   it("a line redrawn with carriage returns shows its last state", () => {
     expect(terminalRuns("10%\r50%\r100%\nnext\r\n").map((r) => r.text).join("")).toBe("100%\nnext\n");
+  });
+});
+
+describe("plainRuns (before the colour parser loads)", () => {
+  it("the same text without colours: escape sequences, hyperlinks and controls dropped, redraws collapsed", () => {
+    const raw = "ok \u001b[31mred\u001b[0m \u001b]8;;http://x\u0007link\u001b]8;;\u0007\u0007 <b>\n\u001b[2K10%\r100%\n";
+    expect(plainRuns(raw)).toEqual([{ text: "ok red link <b>\n100%\n", fg: null, bg: null, bold: false, dim: false, italic: false, underline: false }]);
+    expect(plainRuns(raw)[0]!.text).toBe(terminalRuns(raw).map((r) => r.text).join(""));
+    expect(plainRuns("")).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@ import ListPlus from "lucide-solid/icons/list-plus";
 import Undo2 from "lucide-solid/icons/undo-2";
 import X from "lucide-solid/icons/x";
 import { createSignal, Show } from "solid-js";
-import { promptPreview } from "../../../shared/blocks";
+import { promptPreview } from "../../../shared/prompt-preview";
 import type { QueueEntry } from "../../../shared/viewer-protocol";
 
 /**

@@ -8,7 +8,7 @@ import Pencil from "lucide-solid/icons/pencil";
 import RotateCw from "lucide-solid/icons/rotate-cw";
 import X from "lucide-solid/icons/x";
 import { type Accessor, createContext, onMount, type Setter, Show, useContext } from "solid-js";
-import { promptPreview } from "../../../shared/blocks";
+import { promptPreview } from "../../../shared/prompt-preview";
 import type { QueueEntry, SteerOutcome } from "../../../shared/viewer-protocol";
 import { isSendKey } from "../session/composer-logic";
 import type { createChipDrag } from "../session/create-chip-drag";

@@ -3,8 +3,9 @@ import ArrowDown from "lucide-solid/icons/arrow-down";
 import ArrowLeft from "lucide-solid/icons/arrow-left";
 import CloudOff from "lucide-solid/icons/cloud-off";
 import Eye from "lucide-solid/icons/eye";
-import { createEffect, createResource, createSignal, type JSX, onCleanup, Show } from "solid-js";
+import { createEffect, createResource, createSignal, type JSX, lazy, onCleanup, Show } from "solid-js";
 import { api } from "../lib/api";
+import { warmMarkdown } from "../lib/create-markdown";
 import { shortPath } from "../lib/format";
 import { toast } from "../lib/toasts";
 import { createDraft } from "../session/create-draft";
@@ -13,7 +14,6 @@ import { createSessionStore } from "../session/create-session-store";
 import { errorText, makeSessionActions } from "../session/session-actions";
 import { createTabAttention } from "../push/create-tab-attention";
 import { attentionTitle } from "../push/tab-attention";
-import { AuthHelp } from "./AuthHelp";
 import { DroppedOffer } from "./DroppedOffer";
 import { EnableNotificationsPrompt } from "./EnableNotificationsPrompt";
 import { MembersPanel } from "./MembersPanel";
@@ -23,6 +23,9 @@ import { SessionSettings } from "./SessionSettings";
 import { ConnectionBadge, SessionStatusBadge } from "./StatusBadges";
 import { Toasts } from "./Toasts";
 import { Transcript } from "./Transcript";
+
+/** Shown only when the agent needs a login first: loaded then. */
+const AuthHelp = lazy(() => import("./AuthHelp").then((m) => ({ default: m.AuthHelp })));
 
 /** How long a reconnect may fail before we ask the API whether we still have access. */
 const ACCESS_RECHECK_MS = 3_000;
@@ -34,6 +37,8 @@ export function SessionView(): JSX.Element {
 }
 
 function Session(props: { id: string }) {
+  // The agent's first words (or the replay's) will want the renderer: fetch it once this page has painted.
+  warmMarkdown();
   const [draft, setDraft] = createDraft(props.id);
   let focusComposer = () => {};
   const { state, socket, takeDropped, loadOlder } = createSessionStore(props.id, {

@@ -1,9 +1,11 @@
-import { createEffect, createMemo, createSignal, For, Match, on, onCleanup, onMount, Show, Switch, untrack } from "solid-js";
+import { createEffect, createMemo, createSignal, For, lazy, Match, on, onCleanup, onMount, Show, Switch, untrack } from "solid-js";
 import { JOIN_WINDOW_ROWS } from "../../../shared/limits";
 import type { ElicitationAction, ElicitationContent } from "../../../shared/viewer-protocol";
-import { ElicitationCard } from "./ElicitationCard";
 import type { Row } from "../../../shared/fold";
 import { AgentMessage, ErrorRowView, NoticeRowView, PermissionCard, Plan, Thought, ToolCall, TurnEnd, UserMessage } from "./TranscriptRows";
+
+/** Form questions are rare: their card (and its form rules) loads when one appears. */
+const ElicitationCard = lazy(() => import("./ElicitationCard").then((m) => ({ default: m.ElicitationCard })));
 
 type Props = {
   rows: Row[];

@@ -21,7 +21,8 @@ import { createEffect, createMemo, createSignal, For, Match, on, Show, Switch } 
 import { Dynamic } from "solid-js/web";
 import type { AgentRow, PermissionRow, PlanRow, TerminalOutput, ThoughtRow, ToolContent, ToolRow, UserRow } from "../../../shared/fold";
 import { createMarkdown } from "../lib/create-markdown";
-import { isMarkdownOutput, terminalRuns } from "../lib/terminal-text";
+import { createTerminalRuns } from "../lib/create-terminal-runs";
+import { isMarkdownOutput } from "../lib/terminal-plain";
 import { lineDiff, trimContext } from "../lib/diff";
 import { clockTime } from "../lib/format";
 import { type Attachment, attachmentLabel } from "../session/composer-logic";
@@ -192,7 +193,7 @@ function exitText(exit: NonNullable<TerminalOutput["exit"]>): string {
 export function TerminalView(props: { terminal: TerminalOutput | undefined; terminalId: string }) {
   let box: HTMLPreElement | undefined;
   let stick = true;
-  const runs = createMemo(() => terminalRuns(props.terminal?.output ?? ""));
+  const runs = createTerminalRuns(() => props.terminal?.output ?? "");
   createEffect(
     on(runs, () => {
       if (box && stick) box.scrollTop = box.scrollHeight;
