@@ -78,6 +78,18 @@ export default defineConfig({
         },
       },
       {
+        // Peers measured side by side with Baton (bench/peers: HAPI's hub binary, driven from Node);
+        // installed on demand into ~/.cache/baton-peers by scripts/install-peers.mjs (npm run bench).
+        test: {
+          name: "bench-peers",
+          environment: "node",
+          include: ["bench/peers/*.bench-run.ts"],
+          fileParallelism: false,
+          testTimeout: 900_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
         // Real ACP agents (installed on demand into ~/.cache/baton-agents) against the fake model server:
         // BATON_AGENTS picks them (default claude,codex; npm run test:agents runs all).
         test: {

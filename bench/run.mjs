@@ -8,6 +8,8 @@ import { mkdtempSync, rmSync, statfsSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { installPeer } from "../scripts/install-peers.mjs";
+import { compareRows } from "./compare.mjs";
 
 const VITEST = new URL("../node_modules/vitest/vitest.mjs", import.meta.url).pathname;
 
@@ -61,6 +63,8 @@ const load0 = os.loadavg()[0];
 const t0 = Date.now();
 const rows = [];
 try {
+  // The peers measured side by side (HAPI, AIChatAgent): installed once into ~/.cache/baton-peers, never by npm install.
+  for (const id of ["hapi", "ai-chat"]) await installPeer(id);
   const port = await freePort();
   process.stderr.write("bench: server figures (workerd)…\n");
   const storage = fsKind(os.tmpdir()) ?? "disk";
@@ -78,12 +82,20 @@ try {
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  process.stderr.write("bench: HAPI 0.30.7 on the same session content (Node)…\n");
+  rows.push(...rowsOf(await vitest(["run", "--project", "bench-peers"])));
   process.stderr.write("bench: client figures (Chromium)…\n");
   rows.push(...rowsOf(await vitest(["run", "--project", "bench-client"])));
 } catch (err) {
   process.stderr.write(`${err.out ?? ""}\n${err.message}\n`);
   process.exit(1);
 }
+
+// Baton's and HAPI's figures side by side after Baton's own join rows; HAPI's raw rows only feed them.
+const compared = compareRows(rows);
+const afterJoin = rows.findLastIndex((r) => r.data?.peer === "baton") + 1;
+rows.splice(afterJoin, 0, ...compared);
+const shown = rows.filter((r) => !r.hidden);
 
 const cpu = os.cpus();
 const cell = (v) => String(v ?? "").replace(/\|/g, "\\|");
@@ -92,6 +104,6 @@ const lines = [
   "",
   "| figure | measured | ratio | target | |",
   "| --- | --- | --- | --- | --- |",
-  ...rows.map((r) => `| ${cell(r.figure)} | ${cell(r.measured)} | ${r.ratio ?? "—"} | ${cell(r.target ?? "")} | ${r.ok === undefined ? "" : r.ok ? "✅" : "❌"} |`),
+  ...shown.map((r) => `| ${cell(r.figure)} | ${cell(r.measured)} | ${r.ratio ?? "—"} | ${cell(r.target ?? "")} | ${r.ok === undefined ? "" : r.ok ? "✅" : "❌"} |`),
 ];
 console.log(lines.join("\n"));
