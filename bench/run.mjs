@@ -84,6 +84,8 @@ try {
   }
   process.stderr.write("bench: HAPI 0.30.7 on the same session content (Node)…\n");
   rows.push(...rowsOf(await vitest(["run", "--project", "bench-peers"])));
+  process.stderr.write("bench: Cloudflare AIChatAgent in the same workerd…\n");
+  rows.push(...rowsOf(await vitest(["run", "--project", "bench-ai-chat"])));
   process.stderr.write("bench: client figures (Chromium)…\n");
   rows.push(...rowsOf(await vitest(["run", "--project", "bench-client"])));
 } catch (err) {
