@@ -4,11 +4,11 @@
  * `npm test`; nothing here asserts on time. Each test prints `BENCH_ROW {json}` lines, collected here.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, statfsSync } from "node:fs";
+import { mkdtempSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { installPeer } from "../scripts/install-peers.mjs";
+import { installPeer, peerDir } from "../scripts/install-peers.mjs";
 import { compareRows } from "./compare.mjs";
 
 const VITEST = new URL("../node_modules/vitest/vitest.mjs", import.meta.url).pathname;
@@ -39,6 +39,39 @@ function vitest(args, env = {}) {
   });
 }
 
+const ROOT = new URL("..", import.meta.url).pathname;
+
+/**
+ * Type-checks bench/peers/ai-chat (not in `npm run typecheck`: its packages' types live in the peers
+ * cache, outside the repo) with a tsconfig written into that cache, mapping the packages there.
+ */
+function typecheckAiChat() {
+  const cache = path.join(peerDir("ai-chat"), "node_modules");
+  const config = path.join(peerDir("ai-chat"), "tsconfig.bench.json");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      extends: path.join(ROOT, "tsconfig.base.json"),
+      compilerOptions: {
+        lib: ["ES2023"],
+        types: [],
+        paths: { "@cloudflare/ai-chat": [path.join(cache, "@cloudflare/ai-chat/dist/index.d.ts")], agents: [path.join(cache, "agents")], ai: [path.join(cache, "ai")] },
+      },
+      files: [
+        "node_modules/@cloudflare/workers-types/index.d.ts",
+        "node_modules/@cloudflare/vitest-plugin/types/cloudflare-test.d.ts",
+        "test/worker/env.d.ts",
+        "bench/peers/ai-chat/worker.ts",
+        "bench/peers/ai-chat/ai-chat.bench-run.ts",
+      ].map((f) => path.join(ROOT, f)),
+    }),
+  );
+  return new Promise((resolve, reject) => {
+    const tsc = spawn(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", config], { stdio: ["ignore", "inherit", "inherit"] });
+    tsc.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`tsc -p ${config} exited ${code}`))));
+  });
+}
+
 const rowsOf = (out) =>
   out
     .split("\n")
@@ -65,6 +98,7 @@ const rows = [];
 try {
   // The peers measured side by side (HAPI, AIChatAgent): installed once into ~/.cache/baton-peers, never by npm install.
   for (const id of ["hapi", "ai-chat"]) await installPeer(id);
+  await typecheckAiChat();
   const port = await freePort();
   process.stderr.write("bench: server figures (workerd)…\n");
   const storage = fsKind(os.tmpdir()) ?? "disk";
