@@ -102,20 +102,23 @@ try {
   const port = await freePort();
   process.stderr.write("bench: server figures (workerd)…\n");
   const storage = fsKind(os.tmpdir()) ?? "disk";
-  rows.push(...rowsOf(await vitest(["run", "--project", "bench", `--inspect=127.0.0.1:${port}`, "--no-file-parallelism"], { BENCH_INSPECTOR: `http://127.0.0.1:${port}`, BENCH_STORAGE: storage })));
+  // One file per run with the inspector on: a second file's workerd could not take the same inspector port.
+  rows.push(...rowsOf(await vitest(["run", "--project", "bench", "bench/room.bench-run.ts", `--inspect=127.0.0.1:${port}`], { BENCH_INSPECTOR: `http://127.0.0.1:${port}`, BENCH_STORAGE: storage })));
   if (storage === "disk" && fsKind(SHM) === "tmpfs") {
     // The same fan-out figures with the SQLite files in RAM: the commits' fsync is the one thing that
     // differs, so the two passes side by side show what the local disk costs the room.
     process.stderr.write("bench: fan-out again with DO storage on tmpfs…\n");
     const dir = mkdtempSync(path.join(SHM, "baton-bench-"));
     try {
-      const again = rowsOf(await vitest(["run", "--project", "bench", "-t", "fan-out"], { TMPDIR: dir, BENCH_STORAGE: "tmpfs" }));
+      const again = rowsOf(await vitest(["run", "--project", "bench", "bench/room.bench-run.ts", "-t", "fan-out"], { TMPDIR: dir, BENCH_STORAGE: "tmpfs" }));
       const after = rows.findLastIndex((r) => r.figure.startsWith("fan-out")) + 1;
       rows.splice(after, 0, ...again);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  process.stderr.write("bench: join, catch-up and live on the shared session content (workerd)…\n");
+  rows.push(...rowsOf(await vitest(["run", "--project", "bench", "bench/join.bench-run.ts"])));
   process.stderr.write("bench: HAPI 0.30.7 on the same session content (Node)…\n");
   rows.push(...rowsOf(await vitest(["run", "--project", "bench-peers"])));
   process.stderr.write("bench: Cloudflare AIChatAgent in the same workerd…\n");
