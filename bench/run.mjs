@@ -103,7 +103,7 @@ try {
   process.stderr.write("bench: server figures (workerd)…\n");
   const storage = fsKind(os.tmpdir()) ?? "disk";
   // One file per run with the inspector on: a second file's workerd could not take the same inspector port.
-  rows.push(...rowsOf(await vitest(["run", "--project", "bench", "bench/room.bench-run.ts", `--inspect=127.0.0.1:${port}`], { BENCH_INSPECTOR: `http://127.0.0.1:${port}`, BENCH_STORAGE: storage })));
+  rows.push(...rowsOf(await vitest(["run", "--project", "bench", "bench/room.bench-run.ts", `--inspect=127.0.0.1:${port}`, "--no-file-parallelism"], { BENCH_INSPECTOR: `http://127.0.0.1:${port}`, BENCH_STORAGE: storage })));
   if (storage === "disk" && fsKind(SHM) === "tmpfs") {
     // The same fan-out figures with the SQLite files in RAM: the commits' fsync is the one thing that
     // differs, so the two passes side by side show what the local disk costs the room.
