@@ -11,6 +11,7 @@
  */
 import { exports } from "cloudflare:workers";
 import { it } from "vitest";
+import { z } from "zod";
 import type { DaemonEvent } from "../shared/tunnel-protocol";
 import { ORIGIN, setupSession, waitFor } from "../test/worker/harness";
 import { PacedDaemon } from "./paced-daemon";
@@ -32,6 +33,9 @@ const FILL_TICK = 200;
 /** Live latency: messages, spaced so each one is alone on the wire. */
 const LIVE_MESSAGES = 40;
 const LIVE_GAP_MS = 50;
+
+/** The frame that ends a viewer's replay. */
+const Ready = z.object({ type: z.literal("ready"), seq: z.number() });
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
@@ -87,9 +91,9 @@ async function join(sessionId: string, after = 0): Promise<Join> {
   const ws = res.webSocket;
   if (!ws) throw new Error(`join: no websocket (${res.status})`);
   ws.addEventListener("message", (e) => {
-    const s = e.data as string;
+    const s = String(e.data);
     frames.push(s);
-    if (s.startsWith('{"type":"ready"')) seq = (JSON.parse(s) as { seq: number }).seq;
+    if (s.startsWith('{"type":"ready"')) seq = Ready.parse(JSON.parse(s)).seq;
   });
   ws.accept();
   await waitFor(() => seq !== null, "ready", 120_000);
@@ -173,7 +177,7 @@ it("live: one answer message → a second viewer, p50 / p90", async () => {
     if (v === 1)
       ws.addEventListener("message", (e) => {
         const now = performance.now();
-        for (const m of (e.data as string).matchAll(/live-(\d+)/g)) if (!got.has(Number(m[1]))) got.set(Number(m[1]), now);
+        for (const m of String(e.data).matchAll(/live-(\d+)/g)) if (!got.has(Number(m[1]))) got.set(Number(m[1]), now);
       });
   }
   await sleep(200);

@@ -11,6 +11,7 @@
 import { env, exports } from "cloudflare:workers";
 import { getAgentByName } from "agents";
 import { it } from "vitest";
+import { z } from "zod";
 import type { DaemonEvent } from "../../../shared/tunnel-protocol";
 import { ORIGIN, setupSession, waitFor } from "../../../test/worker/harness";
 import { PacedDaemon } from "../../paced-daemon";
@@ -27,6 +28,15 @@ const TICK = 20;
 const ANSWER_CHUNKS = 1000;
 const HALF = 500;
 
+/** The fields of AIChatAgent's server frames (agents/chat `OutgoingMessage`) the join figure reads. */
+const ChatFrame = z.object({
+  type: z.string(),
+  id: z.string().optional(),
+  replay: z.boolean().optional(),
+  replayComplete: z.boolean().optional(),
+  body: z.string().optional(),
+});
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -42,7 +52,7 @@ class Counter {
     needle: string,
   ) {
     ws.addEventListener("message", (e) => {
-      const s = e.data as string;
+      const s = String(e.data);
       this.bytes += utf8Bytes(s);
       for (let at = s.indexOf(needle); at >= 0; at = s.indexOf(needle, at + needle.length)) this.n++;
     });
@@ -143,8 +153,8 @@ it("mid-stream join: a viewer opens the chat halfway through a 1,000-chunk answe
   let ready = false;
   const bws = await upgrade(`${ORIGIN}/api/sessions/${sessionId}/ws?after=0`);
   bws.addEventListener("message", (e) => {
-    batonBytes += utf8Bytes(e.data as string);
-    if ((e.data as string).startsWith('{"type":"ready"')) ready = true;
+    batonBytes += utf8Bytes(String(e.data));
+    if (String(e.data).startsWith('{"type":"ready"')) ready = true;
   });
   await waitFor(() => ready, "Baton ready", 60_000);
   bws.close(1000, "bye");
@@ -163,9 +173,9 @@ it("mid-stream join: a viewer opens the chat halfway through a 1,000-chunk answe
   const acked = new Set<string>();
   const late = await upgrade(`${ORIGIN}/agents/bench-chat/${name}`);
   late.addEventListener("message", (e) => {
-    const s = e.data as string;
+    const s = String(e.data);
     chatBytes += utf8Bytes(s);
-    const f = JSON.parse(s) as { type?: string; id?: string; replay?: boolean; replayComplete?: boolean; body?: string };
+    const f = ChatFrame.parse(JSON.parse(s));
     // It offers the stream on connect and again in answer to the probe; a client acks a stream once.
     if (f.type === "cf_agent_stream_resuming" && f.id && !acked.has(f.id)) {
       acked.add(f.id);
