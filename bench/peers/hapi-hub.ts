@@ -75,10 +75,6 @@ export class HapiHub {
     return isInstalled("hapi");
   }
 
-  get version(): string {
-    return peerDir("hapi").split("-").at(-1) ?? "?";
-  }
-
   async start(): Promise<void> {
     if (!HapiHub.available()) throw new Error("HAPI is not installed: run node scripts/install-peers.mjs (npm run bench does)");
     const dir = peerDir("hapi");

@@ -60,7 +60,7 @@ export class BenchChat extends AIChatAgent {
 }
 
 export default {
-  async fetch(request: Request, env: never, ctx: ExecutionContext): Promise<Response> {
+  async fetch(request: Request, env: Parameters<typeof benchWorker.fetch>[1], ctx: ExecutionContext): Promise<Response> {
     return (await routeAgentRequest(request, env)) ?? benchWorker.fetch(request, env, ctx);
   },
 };
