@@ -16,7 +16,7 @@ const KINDS = {
 
 function measured(kind, b, h) {
   if (kind === "live") return `Baton p50 ${b.p50.toFixed(1)} / p90 ${b.p90.toFixed(1)} ms (room → viewer socket) vs HAPI p50 ${h.p50.toFixed(1)} / p90 ${h.p90.toFixed(1)} ms (hub → SSE)`;
-  const extra = kind === "catchup" ? ` in ${h.pages} page${h.pages > 1 ? "s" : ""}` : "";
+  const extra = kind === "catchup" ? ` (${h.how})` : "";
   return (
     `Baton ${KB(b.bytes)} uncompressed WebSocket (${KB(b.deflate)} if deflated), ${b.ms} ms to ready vs ` +
     `HAPI ${KB(h.bytes)} gzip (${KB(h.decoded)} decoded)${extra}, ${h.ms} ms`

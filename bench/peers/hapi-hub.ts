@@ -167,10 +167,11 @@ export class HapiHub {
    * The web app's SSE subscription for one session (gzip, as EventSource asks for). `onEvent` sees each
    * decoded event's data as it arrives; bytes as sent and decoded are counted.
    */
-  subscribe(sessionId: string, onEvent: (data: string, at: number) => void): Promise<SseStream> {
+  subscribe(sessionId: string, onEvent: (data: string, at: number) => void, lastEventId?: string): Promise<SseStream> {
     return new Promise((resolve, reject) => {
-      const q = new URLSearchParams({ token: this.jwt, visibility: "visible", sessionId });
-      const stream: SseStream = { wire: 0, decoded: 0, close: () => req.destroy() };
+      // As its web app reconnects: `lastEventId` asks the hub to replay what the viewer missed.
+      const q = new URLSearchParams({ token: this.jwt, visibility: "visible", sessionId, ...(lastEventId ? { lastEventId } : {}) });
+      const stream: SseStream = { wire: 0, decoded: 0, lastId: null, close: () => req.destroy() };
       const req = request(`${this.base}/api/events?${q}`, { headers: { accept: "text/event-stream", "accept-encoding": "gzip" } }, (res) => {
         if (res.statusCode !== 200) return reject(new Error(`HAPI SSE: ${res.statusCode}`));
         const gz = res.headers["content-encoding"] === "gzip";
@@ -182,7 +183,10 @@ export class HapiHub {
           for (let end = buf.indexOf("\n\n"); end >= 0; end = buf.indexOf("\n\n")) {
             const block = buf.slice(0, end);
             buf = buf.slice(end + 2);
-            const data = block.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+            const lines = block.split("\n");
+            const id = lines.find((l) => l.startsWith("id: "));
+            if (id) stream.lastId = id.slice(4);
+            const data = lines.filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
             if (data) onEvent(data, performance.now());
           }
         };
@@ -202,8 +206,8 @@ export class HapiHub {
   }
 }
 
-export type SseStream = { wire: number; decoded: number; close(): void };
-
+/** A viewer's SSE stream: bytes as sent and decoded, and the id of the last event (what a reconnect resumes from). */
+export type SseStream = { wire: number; decoded: number; lastId: string | null; close(): void };
 
 export class HapiSession {
   turns = 0;
