@@ -1,7 +1,11 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import solid from "vite-plugin-solid";
 import { defineConfig } from "vitest/config";
+import { peerDir } from "./scripts/install-peers.mjs";
 import { authTestProjects } from "./test/worker/auth-projects";
+
+/** AIChatAgent's packages, resolved from the peers cache (scripts/install-peers.mjs), never from node_modules. */
+const aiChatModules = (id: string) => `${peerDir("ai-chat")}/node_modules/${id}`;
 
 export default defineConfig({
   test: {
@@ -75,6 +79,41 @@ export default defineConfig({
           include: ["bench/client/*.bench-run.ts"],
           testTimeout: 300_000,
           hookTimeout: 300_000,
+        },
+      },
+      {
+        // Cloudflare's AIChatAgent in the same workerd as Baton's bench worker (bench/peers/ai-chat), its
+        // packages aliased to the peers cache (npm run bench installs them first).
+        plugins: [
+          cloudflareTest(async () => ({
+            wrangler: { configPath: "./bench/peers/ai-chat/wrangler.jsonc" },
+            miniflare: { bindings: { AUTH_MODE: "dev", LOCAL_STACK: "1", TEST_MIGRATIONS: await readD1Migrations("migrations") } },
+          })),
+        ],
+        resolve: {
+          alias: [
+            { find: /^@cloudflare\/ai-chat$/, replacement: aiChatModules("@cloudflare/ai-chat") },
+            { find: /^agents$/, replacement: aiChatModules("agents") },
+            { find: /^ai$/, replacement: aiChatModules("ai") },
+          ],
+        },
+        test: {
+          name: "bench-ai-chat",
+          include: ["bench/peers/ai-chat/*.bench-run.ts"],
+          setupFiles: ["test/worker/apply-migrations.ts"],
+          testTimeout: 600_000,
+        },
+      },
+      {
+        // Peers measured side by side with Baton (bench/peers: HAPI's hub binary, driven from Node);
+        // installed on demand into ~/.cache/baton-peers by scripts/install-peers.mjs (npm run bench).
+        test: {
+          name: "bench-peers",
+          environment: "node",
+          include: ["bench/peers/*.bench-run.ts"],
+          fileParallelism: false,
+          testTimeout: 900_000,
+          hookTimeout: 120_000,
         },
       },
       {

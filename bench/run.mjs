@@ -4,10 +4,12 @@
  * `npm test`; nothing here asserts on time. Each test prints `BENCH_ROW {json}` lines, collected here.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, statfsSync } from "node:fs";
+import { mkdtempSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { installPeer, peerDir } from "../scripts/install-peers.mjs";
+import { compareRows } from "./compare.mjs";
 
 const VITEST = new URL("../node_modules/vitest/vitest.mjs", import.meta.url).pathname;
 
@@ -37,6 +39,39 @@ function vitest(args, env = {}) {
   });
 }
 
+const ROOT = new URL("..", import.meta.url).pathname;
+
+/**
+ * Type-checks bench/peers/ai-chat (not in `npm run typecheck`: its packages' types live in the peers
+ * cache, outside the repo) with a tsconfig written into that cache, mapping the packages there.
+ */
+function typecheckAiChat() {
+  const cache = path.join(peerDir("ai-chat"), "node_modules");
+  const config = path.join(peerDir("ai-chat"), "tsconfig.bench.json");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      extends: path.join(ROOT, "tsconfig.base.json"),
+      compilerOptions: {
+        lib: ["ES2023"],
+        types: [],
+        paths: { "@cloudflare/ai-chat": [path.join(cache, "@cloudflare/ai-chat/dist/index.d.ts")], agents: [path.join(cache, "agents")], ai: [path.join(cache, "ai")] },
+      },
+      files: [
+        "node_modules/@cloudflare/workers-types/index.d.ts",
+        "node_modules/@cloudflare/vitest-plugin/types/cloudflare-test.d.ts",
+        "test/worker/env.d.ts",
+        "bench/peers/ai-chat/worker.ts",
+        "bench/peers/ai-chat/ai-chat.bench-run.ts",
+      ].map((f) => path.join(ROOT, f)),
+    }),
+  );
+  return new Promise((resolve, reject) => {
+    const tsc = spawn(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", config], { stdio: ["ignore", "inherit", "inherit"] });
+    tsc.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`tsc -p ${config} exited ${code}`))));
+  });
+}
+
 const rowsOf = (out) =>
   out
     .split("\n")
@@ -61,29 +96,45 @@ const load0 = os.loadavg()[0];
 const t0 = Date.now();
 const rows = [];
 try {
+  // The peers measured side by side (HAPI, AIChatAgent): installed once into ~/.cache/baton-peers, never by npm install.
+  for (const id of ["hapi", "ai-chat"]) await installPeer(id);
+  await typecheckAiChat();
   const port = await freePort();
   process.stderr.write("bench: server figures (workerd)…\n");
   const storage = fsKind(os.tmpdir()) ?? "disk";
-  rows.push(...rowsOf(await vitest(["run", "--project", "bench", `--inspect=127.0.0.1:${port}`, "--no-file-parallelism"], { BENCH_INSPECTOR: `http://127.0.0.1:${port}`, BENCH_STORAGE: storage })));
+  // One file per run with the inspector on: a second file's workerd could not take the same inspector port.
+  rows.push(...rowsOf(await vitest(["run", "--project", "bench", "bench/room.bench-run.ts", `--inspect=127.0.0.1:${port}`, "--no-file-parallelism"], { BENCH_INSPECTOR: `http://127.0.0.1:${port}`, BENCH_STORAGE: storage })));
   if (storage === "disk" && fsKind(SHM) === "tmpfs") {
     // The same fan-out figures with the SQLite files in RAM: the commits' fsync is the one thing that
     // differs, so the two passes side by side show what the local disk costs the room.
     process.stderr.write("bench: fan-out again with DO storage on tmpfs…\n");
     const dir = mkdtempSync(path.join(SHM, "baton-bench-"));
     try {
-      const again = rowsOf(await vitest(["run", "--project", "bench", "-t", "fan-out"], { TMPDIR: dir, BENCH_STORAGE: "tmpfs" }));
+      const again = rowsOf(await vitest(["run", "--project", "bench", "bench/room.bench-run.ts", "-t", "fan-out"], { TMPDIR: dir, BENCH_STORAGE: "tmpfs" }));
       const after = rows.findLastIndex((r) => r.figure.startsWith("fan-out")) + 1;
       rows.splice(after, 0, ...again);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  process.stderr.write("bench: join, catch-up and live on the shared session content (workerd)…\n");
+  rows.push(...rowsOf(await vitest(["run", "--project", "bench", "bench/join.bench-run.ts"])));
+  process.stderr.write("bench: HAPI 0.30.7 on the same session content (Node)…\n");
+  rows.push(...rowsOf(await vitest(["run", "--project", "bench-peers"])));
+  process.stderr.write("bench: Cloudflare AIChatAgent in the same workerd…\n");
+  rows.push(...rowsOf(await vitest(["run", "--project", "bench-ai-chat"])));
   process.stderr.write("bench: client figures (Chromium)…\n");
   rows.push(...rowsOf(await vitest(["run", "--project", "bench-client"])));
 } catch (err) {
   process.stderr.write(`${err.out ?? ""}\n${err.message}\n`);
   process.exit(1);
 }
+
+// Baton's and HAPI's figures side by side after Baton's own join rows; HAPI's raw rows only feed them.
+const compared = compareRows(rows);
+const afterJoin = rows.findLastIndex((r) => r.data?.peer === "baton") + 1;
+rows.splice(afterJoin, 0, ...compared);
+const shown = rows.filter((r) => !r.hidden);
 
 const cpu = os.cpus();
 const cell = (v) => String(v ?? "").replace(/\|/g, "\\|");
@@ -92,6 +143,6 @@ const lines = [
   "",
   "| figure | measured | ratio | target | |",
   "| --- | --- | --- | --- | --- |",
-  ...rows.map((r) => `| ${cell(r.figure)} | ${cell(r.measured)} | ${r.ratio ?? "—"} | ${cell(r.target ?? "")} | ${r.ok === undefined ? "" : r.ok ? "✅" : "❌"} |`),
+  ...shown.map((r) => `| ${cell(r.figure)} | ${cell(r.measured)} | ${r.ratio ?? "—"} | ${cell(r.target ?? "")} | ${r.ok === undefined ? "" : r.ok ? "✅" : "❌"} |`),
 ];
 console.log(lines.join("\n"));
