@@ -19,7 +19,8 @@
  */
 import { z } from "zod";
 import { assertNever } from "../../shared/assert-never";
-import { mergePrompts, type PromptBlock, promptPreview } from "../../shared/blocks";
+import { mergePrompts, type PromptBlock } from "../../shared/blocks";
+import { promptPreview } from "../../shared/prompt-preview";
 import { settingsFromConfig } from "../../shared/session-settings";
 import type { DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
 import {
