@@ -2,7 +2,6 @@
 import { createContext, useContext } from "solid-js";
 import type { Me } from "../../../shared/api";
 import { api } from "./api";
-import { pushController } from "../push/push-controller";
 import { clearDeviceState } from "./device-state";
 
 export type AuthState = { me: Me; refresh: () => void };
@@ -24,7 +23,8 @@ const FORGET_PUSH_TIMEOUT_MS = 3_000;
 export async function signOut(
   me: Me,
   go: (url: string) => void = (u) => location.assign(u),
-  forgetPush: () => Promise<void> = () => pushController().forgetDevice(),
+  // Loaded on sign-out only: the push client (and zod with it) stays out of the first paint's JS.
+  forgetPush: () => Promise<void> = () => import("../push/push-controller").then((m) => m.pushController().forgetDevice()),
 ): Promise<void> {
   // Before the sign-out: removing the subscription on the server needs the session.
   await Promise.race([forgetPush().catch(() => {}), new Promise((r) => setTimeout(r, FORGET_PUSH_TIMEOUT_MS))]);

@@ -1,8 +1,10 @@
 import SlidersHorizontal from "lucide-solid/icons/sliders-horizontal";
-import { createSignal, For, Show } from "solid-js";
+import { createSignal, For, Show, lazy } from "solid-js";
 import { createDismiss } from "../lib/create-dismiss";
 import { MAX_QUEUE_DEPTH } from "../../../shared/limits";
-import { NotificationSettings } from "./NotificationSettings";
+
+/** The push client (and zod with it) loads with this view, not with the first paint. */
+const NotificationSettings = lazy(() => import("./NotificationSettings").then((m) => ({ default: m.NotificationSettings })));
 
 type Props = {
   sessionId: string;

@@ -15,7 +15,6 @@ import { errorText, makeSessionActions } from "../session/session-actions";
 import { createTabAttention } from "../push/create-tab-attention";
 import { attentionTitle } from "../push/tab-attention";
 import { DroppedOffer } from "./DroppedOffer";
-import { EnableNotificationsPrompt } from "./EnableNotificationsPrompt";
 import { MembersPanel } from "./MembersPanel";
 import { QueueChips } from "./QueueChips";
 import { Sender } from "./Sender";
@@ -23,6 +22,9 @@ import { SessionSettings } from "./SessionSettings";
 import { ConnectionBadge, SessionStatusBadge } from "./StatusBadges";
 import { Toasts } from "./Toasts";
 import { Transcript } from "./Transcript";
+
+/** The push client (and zod with it) loads with this view, not with the first paint. */
+const EnableNotificationsPrompt = lazy(() => import("./EnableNotificationsPrompt").then((m) => ({ default: m.EnableNotificationsPrompt })));
 
 /** Shown only when the agent needs a login first: loaded then. */
 const AuthHelp = lazy(() => import("./AuthHelp").then((m) => ({ default: m.AuthHelp })));

@@ -1,8 +1,10 @@
 import LogOut from "lucide-solid/icons/log-out";
-import { Show } from "solid-js";
+import { Show, lazy } from "solid-js";
 import { signOut, useMe } from "../lib/auth";
 import { toast } from "../lib/toasts";
-import { NotificationsMenu } from "./NotificationsMenu";
+
+/** The push client (and zod with it) loads with this view, not with the first paint. */
+const NotificationsMenu = lazy(() => import("./NotificationsMenu").then((m) => ({ default: m.NotificationsMenu })));
 
 /** The signed-in user's notifications and chip with sign-out (none in local dev mode: there is no one to sign out). */
 export function UserMenu() {
