@@ -1,5 +1,6 @@
 import LogOut from "lucide-solid/icons/log-out";
-import { Show, lazy } from "solid-js";
+import { createSignal, Show, lazy } from "solid-js";
+import { whenIdle } from "../lib/idle";
 import { signOut, useMe } from "../lib/auth";
 import { toast } from "../lib/toasts";
 
@@ -8,12 +9,17 @@ const NotificationsMenu = lazy(() => import("./NotificationsMenu").then((m) => (
 
 /** The signed-in user's notifications and chip with sign-out (none in local dev mode: there is no one to sign out). */
 export function UserMenu() {
+  // The bell (and the push client with zod) loads at idle, after the page has painted.
+  const [menuReady, setMenuReady] = createSignal(false);
+  whenIdle(() => setMenuReady(true));
   const me = useMe();
   return (
     <Show when={me}>
       {(m) => (
         <span class="user-menu">
-          <NotificationsMenu />
+          <Show when={menuReady()}>
+            <NotificationsMenu />
+          </Show>
           <span class="me" title={m().email} data-testid="me">
             {m().name}
           </span>
