@@ -12,6 +12,7 @@
 import { exports } from "cloudflare:workers";
 import { it } from "vitest";
 import { z } from "zod";
+import { JOIN_WINDOW_ROWS } from "../shared/limits";
 import type { DaemonEvent } from "../shared/tunnel-protocol";
 import { ORIGIN, setupSession, waitFor } from "../test/worker/harness";
 import { PacedDaemon } from "./paced-daemon";
@@ -24,8 +25,8 @@ const row = (r: Row) => console.log(`BENCH_ROW ${JSON.stringify(r)}`);
 const CHUNKS_PER_TURN = 4;
 /** Chunks per answer in the long-log case: 1,000 turns streamed finely make ~100k events. */
 const FINE_CHUNKS = 100;
-/** Rows the client's transcript mounts at the bottom (client/src/views/Transcript.tsx WINDOW_ROWS). */
-const RENDERED_ROWS = 60;
+/** Rows the client's transcript mounts at the bottom (= the join window). */
+const RENDERED_ROWS = JOIN_WINDOW_ROWS;
 /** Joins per figure (bytes are the same each time; the median time is reported). */
 const JOINS = 3;
 /** Events the producer hands the send window per macrotask while filling. */
