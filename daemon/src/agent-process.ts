@@ -4,6 +4,8 @@ import type { Readable, Writable } from "node:stream";
 
 /** How long an agent gets to exit on SIGTERM before SIGKILL: enough to flush, short enough for a snappy close. */
 const KILL_GRACE_MS = 2000;
+/** How often a closing agent's leftover group members are checked for. */
+const GROUP_POLL_MS = 50;
 /** Stderr lines kept for crash messages: the last few usually say why. */
 const STDERR_TAIL_LINES = 20;
 
@@ -78,18 +80,40 @@ export function spawnAgent(spec: LaunchSpec, cwd: string, onStderrLine?: (line: 
     }
   };
 
+  /** Members of the agent's group that outlive it (a command it ran, an exec helper): TERM, then KILL after the grace. */
+  const reapGroup = async () => {
+    const pgid = child.pid;
+    if (process.platform === "win32" || pgid === undefined) return;
+    const signal = (sig: NodeJS.Signals | 0): boolean => {
+      try {
+        process.kill(-pgid, sig);
+        return true;
+      } catch {
+        return false; // ESRCH: the group is gone
+      }
+    };
+    if (!signal("SIGTERM")) return;
+    const until = Date.now() + KILL_GRACE_MS;
+    while (Date.now() < until) {
+      await new Promise((r) => setTimeout(r, GROUP_POLL_MS));
+      if (!signal(0)) return;
+    }
+    signal("SIGKILL");
+  };
+
   return {
     child,
     exited,
     hasExited: () => done,
     stderrTail: () => [...tail, ...(partial.trim() ? [partial] : [])],
     async kill() {
-      if (done) return;
+      if (done) return reapGroup();
       child.stdin.end();
       signalGroup("SIGTERM");
       const timer = setTimeout(() => signalGroup("SIGKILL"), KILL_GRACE_MS);
       await exited;
       clearTimeout(timer);
+      await reapGroup();
     },
   };
 }

@@ -77,21 +77,26 @@ describe("first paint without the markdown renderer", () => {
     });
   }
 
-  it("the home page paints without the markdown renderer, the schemas or the ack check (the session page's chunk may come ahead, at idle)", async () => {
+  it("the home page paints while the markdown renderer, the schemas and the ack check are held back (idle work may ask for them)", async () => {
     const ctx = await browser.newContext(PHONE);
     const page = await ctx.newPage();
     const errors = watchErrors(page);
-    const before: string[] = [];
-    let painted = false;
-    page.on("request", (r) => {
-      // The service worker's precache (after load) fetches every chunk; only the page's own requests count.
-      if (!painted && !r.serviceWorker()) before.push(new URL(r.url()).pathname);
+    // Hold the heavy chunks until the home page has painted: if the paint needed one, it would never come.
+    // (Idle work — the session page's chunk, the bell — may ask for them early on a slow machine: that is fine.)
+    const held: string[] = [];
+    let painted!: () => void;
+    const paint = new Promise<void>((r) => (painted = r));
+    await ctx.route(/\/assets\/(markdown|schemas|ack-check)-[^/]*\.js$/, async (route: Route) => {
+      held.push(new URL(route.request().url()).pathname);
+      await paint;
+      await route.continue();
     });
     await page.goto(stack.url);
-    await page.getByTestId("session-title").first().waitFor();
-    painted = true;
-    expect(before.filter((p) => /\/assets\/(markdown|schemas|ack-check)-/.test(p))).toEqual([]);
+    await page.getByTestId("session-title").first().waitFor({ timeout: 15_000 });
     await shot(page, "phone-home-first-paint");
+    painted();
+    console.log(`first paint: chunks held back until after the paint: ${JSON.stringify(held)}`);
+    await page.waitForLoadState("networkidle");
     expect(errors).toEqual([]);
     await ctx.close();
   });
