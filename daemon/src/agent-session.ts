@@ -257,6 +257,8 @@ export class AgentSession {
   }
 
   prompt(turnId: string, blocks: PromptBlock[]): void {
+    // The room forwards a prompt again (same turn id) when it cannot know the first one arrived: run it once.
+    if (this.turns.has(turnId)) return this.deps.log.info(`prompt for turn ${turnId} already started; ignored`);
     const r = this.ready("prompt");
     if (!r) return;
     if (this.turns.busy) return this.commandFailed("prompt", `a turn is already running (${this.turns.turnId})`);

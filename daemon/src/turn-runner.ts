@@ -12,6 +12,9 @@ import type { Logger } from "./log";
 
 type Turn = { turnId: string; cancelTimer: NodeJS.Timeout | null };
 
+/** Turn ids remembered after they end: a room reset mid-forward sends its prompt again only moments later. */
+const RECENT_TURN_IDS = 32;
+
 export type TurnDeps = {
   sessionId: string;
   emit(e: DaemonEvent): void;
@@ -26,6 +29,7 @@ export type TurnDeps = {
 
 export class TurnRunner {
   private turn: Turn | null = null;
+  private readonly recent: string[] = [];
 
   constructor(private readonly deps: TurnDeps) {}
 
@@ -37,10 +41,17 @@ export class TurnRunner {
     return this.turn?.turnId ?? null;
   }
 
+  /** This turn is running or ran lately: a prompt naming it again is the same prompt forwarded twice. */
+  has(turnId: string): boolean {
+    return this.turn?.turnId === turnId || this.recent.includes(turnId);
+  }
+
   /** Sends the prompt; the turn ends when the agent answers (the caller checked no turn is running). */
   start(conn: acp.ClientConnection, agentSessionId: string, turnId: string, blocks: PromptBlock[]): void {
     const turn: Turn = { turnId, cancelTimer: null };
     this.turn = turn;
+    this.recent.push(turnId);
+    if (this.recent.length > RECENT_TURN_IDS) this.recent.shift();
     this.deps.emit({ t: "turn.started", sessionId: this.deps.sessionId, turnId });
     conn.agent.request(acp.methods.agent.session.prompt, { sessionId: agentSessionId, prompt: blocks as acp.ContentBlock[] }).then(
       (res: unknown) => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { agentText, makeHostFixture, type HostFixture } from "./host-harness";
 import { silentLogger } from "../../daemon/src/log";
+import type { MachineCommand } from "../../shared/tunnel-protocol";
 
 describe("ACP host with the real demo agent", () => {
   let f: HostFixture;
@@ -102,6 +103,20 @@ describe("ACP host: scripted turns", () => {
     expect(failed).toMatchObject({ sessionId: "b1", command: "prompt" });
     expect(f.rec.of("turn.started").map((e) => e.turnId)).toEqual(["t1"]);
     expect((await f.rec.waitFor((e) => e.t === "turn.ended")).t).toBe("turn.ended");
+  });
+
+  it("a prompt forwarded again with its turn id (a room reset mid-forward) runs once, whether running or ended", async () => {
+    await f.open("d1");
+    const prompt: Extract<MachineCommand, { t: "prompt" }> = { t: "prompt", sessionId: "d1", turnId: "t1", messageId: "m1", blocks: [{ type: "text", text: "sleep 2" }] };
+    f.send(prompt);
+    await f.rec.waitFor((e) => e.t === "turn.started");
+    f.send(prompt);
+    await f.rec.waitFor((e) => e.t === "turn.ended" && e.turnId === "t1", 8000);
+    f.send(prompt);
+    f.send({ ...prompt, turnId: "t2", blocks: [{ type: "text", text: "next" }] });
+    await f.rec.waitFor((e) => e.t === "turn.ended" && e.turnId === "t2", 8000);
+    expect(f.rec.of("turn.started", "d1").map((e) => e.turnId)).toEqual(["t1", "t2"]);
+    expect(f.rec.of("command.failed", "d1")).toEqual([]);
   });
 
   it("config change mid-turn: the running turn keeps the old value, the next turn has the new one", async () => {

@@ -60,10 +60,14 @@ async function makeRoom(opts: { ready?: boolean; config?: AgentConfig } = {}) {
     now: () => 1000,
     newId: () => `turn${++ids}`,
   };
-  const core = new RoomCore(store, port);
+  let core = new RoomCore(store, port);
   let rid = 0;
   const r = {
-    core,
+    get core() {
+      return core;
+    },
+    /** The Durable Object's instance is reset (its memory gone, its storage kept): a new core over the same store. */
+    reset: () => void (core = new RoomCore(store, port)),
     store,
     frames,
     commands,
@@ -96,6 +100,13 @@ async function makeRoom(opts: { ready?: boolean; config?: AgentConfig } = {}) {
     await r.daemon({ t: "session.ready", sessionId: "s1", agentSessionId: "a1", config: opts.config ?? CONFIG, resumed: false });
   r.clear();
   return r;
+}
+
+/** What a viewer joining after `after` is sent. */
+function replayOf(r: Awaited<ReturnType<typeof makeRoom>>, after: number): ServerFrame[] {
+  const out: ServerFrame[] = [];
+  r.core.replay(MEMBER, after, (t) => void out.push(JSON.parse(t) as ServerFrame));
+  return out;
 }
 
 /** A room with a running turn (from message "m0"). */
@@ -245,6 +256,85 @@ describe("room core: send, queue, flush", () => {
     expect(await a).toMatchObject({ result: { queued: false } });
     expect(await b).toMatchObject({ result: { queued: false, duplicate: true } });
     expect(r.prompts()).toHaveLength(1);
+  });
+});
+
+describe("room core: the instance reset while a prompt was being forwarded (issue 19 #6)", () => {
+  /** A room whose next forward never answers, reset while it hangs: the reservation is stored, the echo not sent. */
+  async function resetMidForward(start: (r: Awaited<ReturnType<typeof makeRoom>>) => Promise<unknown>, r?: Awaited<ReturnType<typeof makeRoom>>) {
+    const room = r ?? (await makeRoom());
+    room.answer(() => new Promise<DispatchResult>(() => {}));
+    void start(room);
+    await new Promise((res) => setImmediate(res));
+    expect(room.store.turn()).not.toBeNull();
+    room.reset();
+    room.answer(() => ({ ok: true }));
+    return room;
+  }
+  const userIds = (r: Awaited<ReturnType<typeof makeRoom>>) => r.of("user_message").map((e) => e.id);
+  const joinShows = (r: Awaited<ReturnType<typeof makeRoom>>) =>
+    replayOf(r, 0).flatMap((f) => framesOf(f)).reduce((acc, f) => fold(acc, f), initialSessionState()).rows.filter((row) => row.kind === "user").map((row) => row.id);
+
+  it("the daemon's turn.started confirms the turn: one echo, and the client's resend is answered, not queued or run again", async () => {
+    const r = await resetMidForward((room) => room.op({ op: "message.send", id: "m1", blocks: text("hi") }));
+    const turnId = r.prompts()[0]!.turnId;
+    await r.daemon({ t: "turn.started", sessionId: "s1", turnId });
+    expect(userIds(r)).toEqual(["m1"]);
+    expect(r.core.info().status.state).toBe("active");
+    expect(await r.op({ op: "message.send", id: "m1", blocks: text("hi") })).toMatchObject({ result: { queued: false, duplicate: true } });
+    expect(r.store.queueLength()).toBe(0);
+    await r.endTurn();
+    expect(r.prompts().map((p) => p.turnId)).toEqual([turnId]);
+    expect(joinShows(r)).toEqual(["user:m1"]);
+  });
+
+  it("a reservation the Machine may never have got is forwarded again, same turn id, on the next op; the echo comes once", async () => {
+    const r = await resetMidForward((room) => room.op({ op: "message.send", id: "m1", blocks: text("hi") }));
+    expect(await r.op({ op: "message.send", id: "m1", blocks: text("hi") })).toMatchObject({ result: { queued: false, duplicate: true } });
+    const [first, again] = r.prompts();
+    expect(again).toEqual(first);
+    expect(userIds(r)).toEqual(["m1"]);
+    // The daemon's own turn.started (from either forward) confirms nothing twice.
+    await r.daemon({ t: "turn.started", sessionId: "s1", turnId: first!.turnId });
+    expect(userIds(r)).toEqual(["m1"]);
+    await r.endTurn();
+    expect(r.core.info().status.state).toBe("idle");
+    expect(joinShows(r)).toEqual(["user:m1"]);
+  });
+
+  it("a queue flush cut by the reset: the flushed entry is confirmed by turn.started — neither lost from a join nor run twice", async () => {
+    const busy = await busyRoom();
+    await busy.op({ op: "message.send", id: "q1", blocks: text("queued") });
+    const r = await resetMidForward((room) => room.endTurn(), busy);
+    expect(r.store.queueLength()).toBe(0);
+    const turnId = r.prompts().at(-1)!.turnId;
+    await r.daemon({ t: "turn.started", sessionId: "s1", turnId });
+    expect(userIds(r)).toEqual(["q1"]);
+    expect(r.lastQueue()).toMatchObject({ flushed: true, entries: [] });
+    expect(await r.op({ op: "message.send", id: "q1", blocks: text("queued") })).toMatchObject({ result: { queued: true, duplicate: true } });
+    await r.endTurn();
+    expect(r.prompts().filter((p) => p.messageId === "q1")).toHaveLength(1);
+    expect(joinShows(r)).toEqual(["user:m0", "user:q1"]);
+  });
+
+  it("forwarding again refused (the machine went offline meanwhile): the messages go back to the queue head, none lost", async () => {
+    const busy = await busyRoom();
+    await busy.op({ op: "message.send", id: "q1", blocks: text("queued") });
+    const r = await resetMidForward((room) => room.endTurn(), busy);
+    r.answer(() => ({ ok: false, code: "MACHINE_OFFLINE", message: "the machine is offline" }));
+    // Any op first forwards the reservation again; this one then finds the entry back in the queue.
+    expect(await r.op({ op: "queue.move", id: "q1", before: null })).toMatchObject({ type: "ack", result: { outcome: "moved" } });
+    expect(r.store.turn()).toBeNull();
+    expect(r.lastQueue()!.entries.map((e) => e.id)).toEqual(["q1"]);
+    expect(r.of("notice").at(-1)!.text).toMatch(/not sent yet/);
+    expect(await r.op({ op: "message.send", id: "q1", blocks: text("queued") })).toMatchObject({ result: { queued: true, duplicate: true } });
+    r.answer(() => ({ ok: true }));
+    await r.core.onMachineStatus({ online: true, liveSessionIds: ["s1"], restarted: false });
+    expect(userIds(r)).toEqual(["q1"]);
+    const q1 = r.prompts().filter((p) => p.messageId === "q1").map((p) => p.turnId);
+    expect(q1).toHaveLength(3);
+    expect(q1[1]).toBe(q1[0]);
+    expect(q1[2]).not.toBe(q1[0]);
   });
 });
 
@@ -564,12 +654,6 @@ describe("room core: history pages", () => {
 });
 
 describe("room core: replay", () => {
-  function replayOf(r: Awaited<ReturnType<typeof makeRoom>>, after: number): ServerFrame[] {
-    const out: ServerFrame[] = [];
-    r.core.replay(MEMBER, after, (t) => void out.push(JSON.parse(t) as ServerFrame));
-    return out;
-  }
-
   it("welcome → missed tail → queue_state → config_state → synthetic status (active mid-turn) → ready", async () => {
     const r = await busyRoom();
     await r.op({ op: "message.send", id: "q1", blocks: text("later") });

@@ -5,8 +5,12 @@
  * Invariants
  * - At most one turn runs: a prompt is forwarded only when `turn` is null, and `turn` is set
  *   synchronously before the forward is awaited, so a concurrent send parks instead.
- * - The user_message echo is emitted only after the daemon accepted the prompt, and daemon events
- *   wait for an in-flight forward (`inflight`), so the echo always precedes the agent's output.
+ * - The user_message echo is emitted once, when the turn is confirmed: the Machine took the prompt or
+ *   the daemon's turn.started says it runs, whichever is heard first; daemon events wait for an in-flight
+ *   forward (`inflight`), so the echo always precedes the agent's output.
+ * - A reservation keeps its messages (`turn_pending`) until confirmed: an instance reset mid-forward
+ *   neither loses nor repeats them — the next instance forwards the prompt again with the same turnId
+ *   (the daemon runs a turn id once) or, refused, puts them back at the head of the queue.
  * - Flush order: queue_state{flushed:true} → user_message → (prompt forwarded, already accepted).
  * - Stop drops the queue (returned in `dropped`) and never auto-sends it; each dropped entry is
  *   re-queued or restored to one draft, once (dropped-offer.ts).
@@ -28,6 +32,7 @@ import {
   type Author,
   type ClientOp,
   type ClientOpName,
+  type QueueEntry,
   ErrorCode,
   type EventOf,
   LOGGED_KINDS,
@@ -88,6 +93,8 @@ const ToolTitle = z.object({ title: z.string() });
 export class RoomCore {
   /** A prompt forward awaiting the Machine; daemon events wait for it (echo before output). */
   private inflight: Promise<unknown> | null = null;
+  /** Forwarding again a reservation a reset instance left (recoverReservation); ops wait for it. */
+  private recovering: Promise<void> | null = null;
   /** Sends by id currently being forwarded: a duplicate arriving meanwhile gets the same answer. */
   private readonly sendsInFlight = new Map<string, Promise<SendOutcome>>();
   /** Frames emitted during a synchronous run of daemon events, sent as one message when it ends. */
@@ -134,6 +141,7 @@ export class RoomCore {
     // Reading older rows is for everyone; every other op acts on the session.
     if (op.op === "history.page") return reply.ack(op, historyPage(this.store, op.before, op.limit));
     if (viewer.role === "viewer") return reply.error(op.rid, ErrorCode.FORBIDDEN, "viewers are read-only in this session");
+    await this.recoverReservation();
     switch (op.op) {
       case "message.send":
         return this.onSend(viewer, op, reply);
@@ -225,25 +233,31 @@ export class RoomCore {
       this.emitQueue(false);
       return { ok: true, ack };
     }
-    const res = await this.startTurn([m], false, () => {});
+    const res = await this.startTurn([{ ...m, createdAt: this.port.now(), state: "queued" }], false, null);
     if (!res.ok) return fail(res.code, res.message);
-    this.store.settle(m.id, Fate.sent, { queued: false });
     return { ok: true, ack: { queued: false } };
   }
 
   /**
-   * Reserves the turn, forwards the prompt, and on acceptance runs `beforeEcho` then emits the
-   * user_message echo(s) and the active status. On refusal the reservation is released.
+   * Reserves the turn (with its messages, as `turn_pending`) and forwards the prompt; on acceptance the turn
+   * is confirmed (confirmTurn). On refusal the reservation is released and the caller decides.
    */
-  private async startTurn(messages: Message[], fromQueue: boolean, beforeEcho: () => void): Promise<DispatchResult> {
-    const session = this.store.session()!;
-    const first = messages[0]!;
+  private async startTurn(entries: QueueEntry[], fromQueue: boolean, actorId: string | null): Promise<DispatchResult> {
     const turnId = this.port.newId();
-    const blocks = messages.length === 1 ? first.blocks : mergePrompts(messages.map((m) => m.blocks));
-    this.store.setTurn({ turnId, messageId: first.id, startedAt: this.port.now(), cancelRequested: false });
+    this.store.setTurn({ turnId, messageId: entries[0]!.id, startedAt: this.port.now(), cancelRequested: false });
+    this.store.setMeta("turn_pending", { turnId, entries, fromQueue, actorId });
+    return this.forwardReserved(turnId);
+  }
+
+  /** Forwards the reserved turn's prompt (again, after a reset: same turnId, the daemon runs it once). */
+  private async forwardReserved(turnId: string): Promise<DispatchResult> {
+    const session = this.store.session()!;
+    const pending = this.store.getMeta("turn_pending")!;
+    const first = pending.entries[0]!;
+    const blocks = pending.entries.length === 1 ? first.blocks : mergePrompts(pending.entries.map((m) => m.blocks));
     const forward = this.dispatch(
       { t: "prompt", sessionId: session.sessionId, turnId, messageId: first.id, blocks },
-      { startsTurn: true, fromQueue },
+      { startsTurn: true, fromQueue: pending.fromQueue },
     );
     this.inflight = forward;
     let res: DispatchResult;
@@ -254,22 +268,80 @@ export class RoomCore {
     }
     if (!res.ok) {
       if (this.store.turn()?.turnId === turnId) this.store.setTurn(null);
+      if (this.store.getMeta("turn_pending")?.turnId === turnId) this.store.setMeta("turn_pending", null);
       return res;
     }
-    beforeEcho();
+    this.confirmTurn(turnId);
+    return res;
+  }
+
+  /**
+   * The reserved turn runs (the Machine took the prompt, or the daemon says it started — whichever is heard
+   * first): its messages are settled and echoed, once. False if `turnId` is not the one awaiting this.
+   */
+  private confirmTurn(turnId: string): boolean {
+    const pending = this.store.getMeta("turn_pending");
+    if (!pending || pending.turnId !== turnId) return false;
+    this.store.setMeta("turn_pending", null);
+    const { entries, fromQueue, actorId } = pending;
+    for (const e of entries) this.store.settle(e.id, Fate.sent, { queued: fromQueue });
+    if (fromQueue) this.emitQueue(true);
     if (clearOffer(this.store)) this.emitOffer();
     const at = this.port.now();
-    for (const m of messages) this.emit({ kind: "user_message", id: m.id, blocks: m.blocks, author: m.author, at });
+    for (const m of entries) this.emit({ kind: "user_message", id: m.id, blocks: m.blocks, author: m.author, at });
     this.emitStatus();
-    this.port.directoryActivity(session.sessionId, at);
+    const sessionId = this.sessionId();
+    this.port.directoryActivity(sessionId, at);
     if (this.store.getMeta("first_prompt") === null) {
-      const line = firstPromptLine(first.blocks);
+      const line = firstPromptLine(entries[0]!.blocks);
       if (line) {
         this.store.setMeta("first_prompt", line);
-        this.port.directoryTitle(session.sessionId, { firstPrompt: line });
+        this.port.directoryTitle(sessionId, { firstPrompt: line });
       }
     }
-    return res;
+    if (fromQueue)
+      for (const e of entries)
+        this.notify(() => ({ kind: "queued_started", actorId, authorId: e.author.id, preview: promptPreview(e.blocks, PUSH_PROMPT_PREVIEW_CHARS) }));
+    return true;
+  }
+
+  /**
+   * A reservation left by an instance that was reset mid-forward (none of this instance's forwards is in
+   * flight): the Machine may or may not have the prompt, so it is forwarded again with the same turnId (the
+   * daemon ignores a turn it already has). Refused → its messages go back to the head of the queue, none lost.
+   */
+  private recoverReservation(): Promise<void> | void {
+    if (this.recovering) return this.recovering;
+    const pending = this.store.getMeta("turn_pending");
+    if (!pending || this.inflight) return;
+    if (this.store.turn()?.turnId !== pending.turnId) return void this.store.setMeta("turn_pending", null);
+    this.recovering = (async () => {
+      try {
+        const res = await this.forwardReserved(pending.turnId);
+        if (res.ok) return;
+        this.requeue(pending.entries);
+        this.emit({ kind: "notice", level: "warn", text: `Queued message not sent yet: ${res.message}` });
+        this.emitStatus();
+      } finally {
+        this.recovering = null;
+      }
+    })();
+    return this.recovering;
+  }
+
+  /** The daemon's turns are gone: a reservation never confirmed goes back to the head of the queue (it runs on reopen). */
+  private requeueUnconfirmed(): void {
+    const pending = this.store.getMeta("turn_pending");
+    if (!pending) return;
+    this.store.setMeta("turn_pending", null);
+    this.requeue(pending.entries);
+  }
+
+  /** Messages of a turn that never ran go back to the head of the queue, in order, and are answered as queued. */
+  private requeue(entries: QueueEntry[]): void {
+    for (const e of [...entries].reverse()) this.store.requeueAtHead(e);
+    for (const e of entries) this.store.settle(e.id, Fate.queued, { queued: true });
+    this.emitQueue(false);
   }
 
   /** On busy→idle: forward the head of the queue (or all of it, merged); `actorId`: who caused the flush, if a person did. */
@@ -280,17 +352,11 @@ export class RoomCore {
     if (!ready.length) return;
     const take = roomSettings(this.store).mergeQueued ? ready : [ready[0]!];
     for (const e of take) this.store.removeFromQueue(e.id);
-    const res = await this.startTurn(take, true, () => {
-      for (const e of take) this.store.settle(e.id, Fate.sent, { queued: true });
-      this.emitQueue(true);
-    });
+    const res = await this.startTurn(take, true, actorId);
     if (!res.ok) {
       for (const e of [...take].reverse()) this.store.requeueAtHead(e);
       this.emit({ kind: "notice", level: "warn", text: `Queued message not sent yet: ${res.message}` });
-      return;
     }
-    for (const e of take)
-      this.notify(() => ({ kind: "queued_started", actorId, authorId: e.author.id, preview: promptPreview(e.blocks, PUSH_PROMPT_PREVIEW_CHARS) }));
   }
 
   private async onQueueSteer(viewer: Viewer, op: OpOf<"queue.steer">, reply: Replier): Promise<void> {
@@ -433,6 +499,7 @@ export class RoomCore {
     const live = status.liveSessionIds.includes(this.sessionId());
     if (!live || status.restarted) {
       const turn = this.store.turn();
+      this.requeueUnconfirmed();
       if (turn) {
         this.store.setTurn(null);
         this.cancelPermissions();
@@ -448,6 +515,7 @@ export class RoomCore {
       return;
     }
     this.emitStatus();
+    await this.recoverReservation();
     await this.maybeFlush();
   }
 
@@ -487,10 +555,12 @@ export class RoomCore {
         this.noteAgentTitle(event.update);
         return;
       case "turn.started":
+        this.confirmTurn(event.turnId);
         return;
       case "turn.ended": {
         const turn = this.store.turn();
         if (!turn || turn.turnId !== event.turnId) return;
+        this.confirmTurn(event.turnId);
         this.store.setTurn(null);
         if (event.error) this.emit({ kind: "turn_error", message: event.error, code: event.stopReason });
         this.notifyTurnEnded(turn, event.error ?? null);

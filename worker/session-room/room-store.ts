@@ -61,6 +61,13 @@ export type SessionMeta = {
 /** `cancelledBy`: who pressed Stop (their own push about the turn's end is skipped). */
 export type Turn = { turnId: string; messageId: string; startedAt: number; cancelRequested: boolean; cancelledBy?: { id: string; name: string } };
 
+/**
+ * A turn reserved and forwarded but not yet confirmed (by the Machine's answer or the daemon's turn.started):
+ * the prompt's messages, kept so an instance that replaces one reset mid-forward can still echo them once,
+ * or forward them again. `fromQueue`: they were flushed from the queue; `actorId`: who caused that flush.
+ */
+export type PendingTurn = { turnId: string; entries: QueueEntry[]; fromQueue: boolean; actorId: string | null };
+
 export type { RoomSettings };
 
 /** Where the daemon's numbered events were applied up to (exactly-once lives in the room). */
@@ -73,6 +80,7 @@ export type RoomMeta = {
   /** The Machine's last word on its daemon's tunnel. */
   machine_online: boolean;
   turn: Turn;
+  turn_pending: PendingTurn;
   /** The agent's config as the daemon last reported it (the daemon computes it; the room applies it). */
   agent_config: AgentConfig;
   /** Set once the daemon opened the agent session; null while it (re)opens. */
