@@ -52,7 +52,8 @@ describe("what real agents send, shown", () => {
     const term = tid(page, "terminal-output");
     await term.filter({ hasText: "2 passed" }).waitFor();
     await tid(page, "terminal-exit").filter({ hasText: "exit 0" }).waitFor();
-    expect(await term.locator("span", { hasText: "2 passed" }).evaluate((e) => e.getAttribute("style") ?? "")).toContain("color: var(--ansi-green)");
+    // Plain text first; the colours come with the ANSI chunk, loaded after the first paint.
+    await term.locator('span[style*="color: var(--ansi-green)"]', { hasText: "2 passed" }).waitFor();
     expect(await tid(page, "row-tool").filter({ hasText: /Terminal call_/ }).count()).toBe(0);
     await idle(page);
 
