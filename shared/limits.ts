@@ -52,3 +52,6 @@ export const MAX_TUNNEL_BACKLOG_BYTES = 8 * MAX_TUNNEL_FRAME_BYTES;
  * readable and a runaway `yes` cannot grow a viewer's memory or a compacted snapshot without bound.
  */
 export const MAX_TERMINAL_OUTPUT_CHARS = 64 * 1024;
+
+/** A viewer pings its live socket this often (the room answers without waking; the time is the proof of life). */
+export const VIEWER_PING_EVERY_MS = 25_000;

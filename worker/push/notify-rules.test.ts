@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { PushEventKind, PushPayload } from "../../shared/push-api";
 import type { SessionEvent } from "../../shared/viewer-protocol";
-import { type FollowerFacts, lastAgentText, permissionActions, plainText, type PushEvent, pushPayload, pushRecipients } from "./notify-rules";
+import { VIEWER_PING_EVERY_MS } from "../../shared/limits";
+import { type FollowerFacts, isWatching, WATCHING_SILENCE_MS, lastAgentText, permissionActions, plainText, type PushEvent, pushPayload, pushRecipients } from "./notify-rules";
 
 const allOn = Object.fromEntries(PushEventKind.options.map((k) => [k, true])) as Record<PushEventKind, boolean>;
 const follower = (userId: string, role: FollowerFacts["role"], more: Partial<FollowerFacts> = {}): FollowerFacts => ({ userId, role, events: { ...allOn }, muted: false, ...more });
@@ -40,6 +41,20 @@ describe("who gets a push", () => {
     const picky = [follower("a", "member", { events: { ...allOn, turn_ended: false } }), follower("b", "member", { muted: true }), follower("c", "member")];
     expect(pushRecipients(ended, picky, none)).toEqual(["c"]);
     expect(pushRecipients(permission, picky, none)).toEqual(["a", "c"]);
+  });
+});
+
+describe("who counts as watching (a live socket, not a silent one)", () => {
+  const now = 10_000_000;
+  it("a socket that pinged lately, or connected lately, is someone watching", () => {
+    expect(isWatching({ connectedAt: now - 3_600_000, lastPingAt: now - VIEWER_PING_EVERY_MS }, now)).toBe(true);
+    expect(isWatching({ connectedAt: now - 1_000, lastPingAt: null }, now)).toBe(true);
+  });
+  it("a socket silent for three pings (a phone asleep, a network gone without a close) is not: its user gets the push", () => {
+    expect(isWatching({ connectedAt: now - 3_600_000, lastPingAt: now - WATCHING_SILENCE_MS }, now)).toBe(false);
+    expect(isWatching({ connectedAt: now - WATCHING_SILENCE_MS - 1, lastPingAt: null }, now)).toBe(false);
+    // A long-hidden tab whose timers run once a minute still counts.
+    expect(isWatching({ connectedAt: now - 3_600_000, lastPingAt: now - 60_000 }, now)).toBe(true);
   });
 });
 

@@ -13,6 +13,7 @@ import { assertNever } from "../../shared/assert-never";
 import { type PushAction, type PushEventKind, PushPayload } from "../../shared/push-api";
 import type { PermissionOption, SessionEvent } from "../../shared/viewer-protocol";
 import type { Role } from "../directory";
+import { VIEWER_PING_EVERY_MS } from "../../shared/limits";
 
 /** What happened in a session that may notify; `actorId`: the person whose action caused it (never notified). */
 export type PushEvent = { sessionId: string; sessionTitle: string; actorId: string | null } & (
@@ -24,6 +25,17 @@ export type PushEvent = { sessionId: string; sessionTitle: string; actorId: stri
 );
 
 export type FollowerFacts = { userId: string; role: Role; events: Record<PushEventKind, boolean>; muted: boolean };
+
+/**
+ * A socket silent this long (no ping heard) is a phone asleep or a network gone without a close, not someone
+ * watching: three pings missed (a long-hidden tab's timers may be held to one run a minute).
+ */
+export const WATCHING_SILENCE_MS = 3 * VIEWER_PING_EVERY_MS;
+
+/** Whether a socket still shows someone the session: connected lately, or its last ping heard lately. */
+export function isWatching(socket: { connectedAt: number; lastPingAt: number | null }, now: number): boolean {
+  return now - Math.max(socket.connectedAt, socket.lastPingAt ?? 0) < WATCHING_SILENCE_MS;
+}
 
 /** The users to notify, of those following the session; `live`: users with a socket open on it now. */
 export function pushRecipients(event: PushEvent, followers: readonly FollowerFacts[], live: ReadonlySet<string>): string[] {

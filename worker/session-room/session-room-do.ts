@@ -20,7 +20,7 @@ import { type Replier, RoomCore, type RoomPort } from "./room-core";
 import type { SessionStatusEvent } from "./room-status";
 import { RoomStore, type SessionMeta } from "./room-store";
 import type { RoomRpc } from "./room-rpc";
-import type { PushEvent } from "../push/notify-rules";
+import { isWatching, type PushEvent } from "../push/notify-rules";
 import { deliverPush } from "../push/push-delivery";
 import { pushEnabled } from "../push/push-sender";
 import type { RemoteAnswer } from "./permissions";
@@ -179,12 +179,15 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
     this.ctx.waitUntil(deliverPush(this.env, event, this.liveUsers()).catch((err) => console.error("push delivery failed", event.kind, err)));
   }
 
-  /** Users with a socket open on this session now (hibernated sockets count: they are still connected). */
+  /** Users watching this session now: a socket open and heard from lately (hibernated sockets count). */
   private liveUsers(): Set<string> {
     const users = new Set<string>();
+    const now = Date.now();
     for (const ws of this.ctx.getWebSockets()) {
-      const id = this.attachment(ws)?.viewer.id;
-      if (id) users.add(id);
+      const a = this.attachment(ws);
+      // The runtime answers the viewer's "ping" itself (setWebSocketAutoResponse) and keeps the time.
+      const lastPingAt = this.ctx.getWebSocketAutoResponseTimestamp(ws)?.getTime() ?? null;
+      if (a && isWatching({ connectedAt: a.connectedAt, lastPingAt }, now)) users.add(a.viewer.id);
     }
     return users;
   }

@@ -5,6 +5,7 @@
  * Plain (`make*`): the Solid store wires its callbacks.
  */
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
+import { VIEWER_PING_EVERY_MS } from "../../../shared/limits";
 import { viewerSocketPath } from "../../../shared/viewer-socket-path";
 import type { ServerFrame } from "../../../shared/viewer-protocol";
 import { whenIdle } from "../lib/idle";
@@ -29,8 +30,7 @@ export type ConnectionState = "connecting" | "live" | "reconnecting" | "offline"
 
 /** partysocket's 3 s first retry is too slow for a phone switching networks: 250–750 ms, ×1.6, ≤ 10 s. */
 export const BACKOFF = { minMs: 250, jitterMs: 500, grow: 1.6, maxMs: 10_000 };
-/** Ping a live socket this often; no frame within PONG_MS after a ping means it is dead. */
-const PING_EVERY_MS = 25_000;
+/** No frame within PONG_MS after a ping (every VIEWER_PING_EVERY_MS) means the socket is dead. */
 const PONG_MS = 6_000;
 const WS_OPEN = 1;
 
@@ -127,7 +127,7 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
   });
   ws.addEventListener("open", () => {
     clearInterval(pingTimer);
-    pingTimer = setInterval(() => probe(), PING_EVERY_MS);
+    pingTimer = setInterval(() => probe(), VIEWER_PING_EVERY_MS);
   });
   ws.addEventListener("close", () => {
     clearInterval(pingTimer);
