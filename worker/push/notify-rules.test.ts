@@ -59,6 +59,15 @@ describe("who counts as watching (a live socket, not a silent one)", () => {
 });
 
 describe("what a push says", () => {
+  it("a question from the agent (a form) reaches members as a permission would, under the same switch, without buttons", () => {
+    const q: PushEvent = { ...base, kind: "question", requestId: "e1", message: "Which branch should I use?" };
+    expect(pushRecipients(q, team, new Set())).toEqual(["owner", "mem"]);
+    expect(pushRecipients(q, [follower("mem", "member", { events: { ...allOn, permission: false } })], new Set())).toEqual([]);
+    const p = pushPayload(q);
+    expect(p).toMatchObject({ kind: "permission", title: "Your answer needed · Fix the login bug", body: "Which branch should I use?", tag: "s1:question" });
+    expect(p.permission).toBeUndefined();
+  });
+
   it("a permission carries Approve / Deny mapped from the agent's options, once preferred", () => {
     const p = pushPayload(permission);
     expect(p.title).toBe("Approval needed · Fix the login bug");

@@ -18,6 +18,8 @@ import { VIEWER_PING_EVERY_MS } from "../../shared/limits";
 /** What happened in a session that may notify; `actorId`: the person whose action caused it (never notified). */
 export type PushEvent = { sessionId: string; sessionTitle: string; actorId: string | null } & (
   | { kind: "permission"; requestId: string; toolTitle: string; options: readonly PermissionOption[] }
+  /** The agent asks a question (an ACP form): like a permission, it waits on a member; answered in the app. */
+  | { kind: "question"; requestId: string; message: string }
   | { kind: "turn_ended"; stoppedBy: string | null; preview: string }
   | { kind: "turn_failed"; message: string }
   | { kind: "machine_offline" }
@@ -40,13 +42,19 @@ export function isWatching(socket: { connectedAt: number; lastPingAt: number | n
 /** The users to notify, of those following the session; `live`: users with a socket open on it now. */
 export function pushRecipients(event: PushEvent, followers: readonly FollowerFacts[], live: ReadonlySet<string>): string[] {
   return followers
-    .filter((f) => !live.has(f.userId) && f.userId !== event.actorId && !f.muted && f.events[event.kind] && concerns(event, f))
+    .filter((f) => !live.has(f.userId) && f.userId !== event.actorId && !f.muted && f.events[settingOf(event)] && concerns(event, f))
     .map((f) => f.userId);
+}
+
+/** The person's choice that governs a push: a question waits on them as a permission does, under one switch. */
+function settingOf(event: PushEvent): PushEventKind {
+  return event.kind === "question" ? "permission" : event.kind;
 }
 
 function concerns(event: PushEvent, f: FollowerFacts): boolean {
   switch (event.kind) {
     case "permission":
+    case "question":
       return f.role !== "viewer";
     case "queued_started":
       return f.userId === event.authorId;
@@ -67,7 +75,7 @@ const SESSION_IN_TITLE_MAX = 60;
 
 export function pushPayload(event: PushEvent): PushPayload {
   const session = plainText(event.sessionTitle, SESSION_IN_TITLE_MAX) || "Session";
-  const base = { kind: event.kind, sessionId: event.sessionId, tag: `${event.sessionId}:${event.kind}`, url: `/s/${encodeURIComponent(event.sessionId)}` };
+  const base = { kind: settingOf(event), sessionId: event.sessionId, tag: `${event.sessionId}:${event.kind}`, url: `/s/${encodeURIComponent(event.sessionId)}` };
   const text = (title: string, body: string) => ({ title: plainText(title, TITLE_MAX), body: plainText(body, BODY_MAX) });
   let payload: PushPayload;
   switch (event.kind) {
@@ -77,6 +85,10 @@ export function pushPayload(event: PushEvent): PushPayload {
         ...text(`Approval needed · ${session}`, event.toolTitle || "The agent asks for permission."),
         permission: { requestId: event.requestId, actions: permissionActions(event.options) },
       };
+      break;
+    case "question":
+      // No buttons: a form is answered in the app; the tap opens the session at it.
+      payload = { ...base, ...text(`Your answer needed · ${session}`, event.message || "The agent asks you a question.") };
       break;
     case "turn_ended":
       payload = {

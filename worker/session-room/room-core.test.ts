@@ -721,6 +721,15 @@ describe("room core: what may notify (Web Push)", () => {
     expect(r.pushes).toHaveLength(1);
   });
 
+  it("a question from the agent (a form) raises one push with its text (a resend raises none)", async () => {
+    const r = await busyRoom();
+    const ask: DaemonEvent = { t: "elicitation.request", sessionId: "s1", requestId: "e1", message: "Which branch?", requestedSchema: { type: "object", properties: {} } };
+    await r.daemon(ask);
+    expect(r.pushes).toEqual([{ kind: "question", actorId: null, requestId: "e1", message: "Which branch?", sessionId: "s1", sessionTitle: "first" }]);
+    await r.core.onDaemonEvents("e2", [{ n: 1, event: ask }]);
+    expect(r.pushes).toHaveLength(1);
+  });
+
   it("a turn's end carries the agent's last words, including those in the same run", async () => {
     const r = await busyRoom();
     const turnId = r.prompts().at(-1)!.turnId;

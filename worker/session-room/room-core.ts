@@ -579,8 +579,12 @@ export class RoomCore {
       }
       case "permission.cancelled":
         return permissionWithdrawn(this.store, (e) => this.emit(e), event.requestId);
-      case "elicitation.request":
-        return elicitationRequested(this.store, (e) => this.emit(e), event);
+      case "elicitation.request": {
+        const fresh = !(event.requestId in (this.store.getMeta("elicitations") ?? {}));
+        elicitationRequested(this.store, (e) => this.emit(e), event);
+        if (fresh) this.notify(() => ({ kind: "question", actorId: null, requestId: event.requestId, message: event.message }));
+        return;
+      }
       case "elicitation.cancelled":
         return elicitationWithdrawn(this.store, (e) => this.emit(e), event.requestId);
       case "config.state":

@@ -106,7 +106,7 @@ export function statusText(status: PushStatus): { label: string; help: string } 
 
 /** Each event a person can turn on or off, in the order the settings list them. */
 export const EVENT_LABELS: readonly { kind: PushEventKind; label: string }[] = [
-  { kind: "permission", label: "An agent needs my approval" },
+  { kind: "permission", label: "An agent needs my approval or an answer" },
   { kind: "turn_ended", label: "A turn ended" },
   { kind: "turn_failed", label: "A turn failed" },
   { kind: "machine_offline", label: "A machine went offline mid-turn" },
