@@ -1,8 +1,9 @@
 /**
  * Client render benchmark (Node + Debian Chromium): the real client code — socket, fold, store sync,
  * Transcript, stick-to-bottom, app CSS — built with Vite (production) and served by a small server
- * that plays the room: a snapshot of a 5,000-row transcript, then agent chunks at 200/s, one frame
- * each (the room's frame when events arrive one at a time). Measured in the page: long tasks
+ * that plays the room: the join of a 5,000-row session as the real room sends it (RoomCore over an
+ * in-memory SQLite builds the frames: the last window of rows, older ones paged on demand), then agent
+ * chunks at 200/s, one frame each (the room's frame when events arrive one at a time). Measured in the page: long tasks
  * (PerformanceObserver "longtask") and dropped frames (requestAnimationFrame gaps), side by side with
  * the same stream into an empty transcript. Prints BENCH_ROW lines (see bench/run.mjs).
  */
@@ -15,7 +16,12 @@ import { build } from "vite";
 import solid from "vite-plugin-solid";
 import { afterAll, beforeAll, it } from "vitest";
 import { WebSocketServer, type WebSocket } from "ws";
-import type { SessionEvent } from "../../shared/viewer-protocol";
+import { fold, framesOf, initialSessionState } from "../../shared/fold";
+import type { AgentConfig, DaemonEvent } from "../../shared/tunnel-protocol";
+import type { ClientOp, ServerFrame, Viewer } from "../../shared/viewer-protocol";
+import { memorySql } from "../../worker/testing/memory-sql";
+import { RoomCore, type Replier } from "../../worker/session-room/room-core";
+import { RoomStore } from "../../worker/session-room/room-store";
 import { DESKTOP, launch } from "../../test/e2e/browser";
 
 type Row = { figure: string; measured: string; ratio?: number; target?: string; ok?: boolean };
@@ -29,8 +35,6 @@ const STREAM_SECONDS = 6;
 const PHONE_THROTTLE = 4;
 /** A frame at 60 Hz; a rAF gap longer than 1.5 of these lost at least one frame. */
 const FRAME_MS = 1000 / 60;
-/** Snapshot pages like the room's (well under the 1 MiB message limit). */
-const PAGE_BYTES = 512 * 1024;
 /** Set to a file path to write a CPU profile of the 5k-row load there (unminified build), for finding hot spots. */
 const PROFILE_TO = process.env.BENCH_PROFILE;
 /** Set to a file path to write the Chromium trace of the 5k-row load there (open it in DevTools' Performance panel). */
@@ -48,48 +52,65 @@ const MD = [
   "That keeps the order the same for everyone, and a late joiner gets a compacted snapshot.",
 ];
 
-/** ~ROWS transcript rows, as a compacted snapshot would carry them: user, thought, tool, agent per turn. */
-function transcriptEvents(rows: number): SessionEvent[] {
-  const out: SessionEvent[] = [];
-  for (let t = 0; out.length < rows * 1.25; t++) {
-    out.push({ kind: "user_message", id: `m${t}`, blocks: [{ type: "text", text: `Question ${t}: what does step ${t} do?` }], author: AUTHOR, at: 1_700_000_000_000 + t * 60_000 });
-    out.push({ kind: "acp", update: { sessionUpdate: "agent_thought_chunk", messageId: `th${t}`, content: { type: "text", text: `Thinking about step ${t}…` } } });
-    out.push({ kind: "acp", update: { sessionUpdate: "tool_call", toolCallId: `tc${t}`, title: `Read file src/step-${t}.ts`, kind: "read", status: "completed", content: [{ type: "content", content: { type: "text", text: `// step ${t}\nexport const step = ${t};` } }] } });
-    out.push({ kind: "acp", update: { sessionUpdate: "agent_message_chunk", messageId: `a${t}`, content: { type: "text", text: MD.join("\n\n") } } });
-    out.push({ kind: "session_status", state: "idle", stopReason: "end_turn" });
+const OWNER: Viewer = { ...AUTHOR, role: "owner" };
+const CONFIG: AgentConfig = { modes: null, models: null, configOptions: [], steering: false, images: false };
+
+/**
+ * A session of ~`rows` transcript rows (user, thought, tool, agent per turn) run through the real room
+ * core, and the frames a viewer joining it gets — the same rules as the SessionRoom's (join window and all).
+ */
+async function roomJoin(rows: number): Promise<{ frames: string[]; headSeq: number; rowsSent: number }> {
+  const store = new RoomStore(memorySql());
+  let ids = 0;
+  const core = new RoomCore(store, {
+    broadcast: () => {},
+    dispatch: async () => ({ ok: true }),
+    directoryStatus: () => {},
+    directoryActivity: () => {},
+    directoryTitle: () => {},
+    notify: () => {},
+    now: () => 1_700_000_000_000 + ids * 60_000,
+    newId: () => `turn${++ids}`,
+  });
+  await core.init({ sessionId: "bench", machineId: "m", agentId: "demo", cwd: "/work", title: "bench", ownerId: AUTHOR.id });
+  let n = 0;
+  const daemon = (...events: DaemonEvent[]) => core.onDaemonEvents("e", events.map((event) => ({ n: ++n, event })));
+  await daemon({ t: "session.ready", sessionId: "bench", agentSessionId: "a", config: CONFIG, resumed: false });
+  const replier: Replier = { ack: () => {}, error: (_rid, code, message) => { throw new Error(`${code}: ${message}`); } };
+  const update = (u: { sessionUpdate: string; [k: string]: unknown }): DaemonEvent => ({ t: "session.update", sessionId: "bench", update: u });
+  for (let t = 0; t * 4 < rows; t++) {
+    const op: ClientOp = { op: "message.send", rid: `r${t}`, id: `m${t}`, blocks: [{ type: "text", text: `Question ${t}: what does step ${t} do?` }] };
+    await core.handleOp(OWNER, op, replier);
+    await daemon(
+      update({ sessionUpdate: "agent_thought_chunk", messageId: `th${t}`, content: { type: "text", text: `Thinking about step ${t}…` } }),
+      update({ sessionUpdate: "tool_call", toolCallId: `tc${t}`, title: `Read file src/step-${t}.ts`, kind: "read", status: "completed", content: [{ type: "content", content: { type: "text", text: `// step ${t}\nexport const step = ${t};` } }] }),
+      update({ sessionUpdate: "agent_message_chunk", messageId: `a${t}`, content: { type: "text", text: MD.join("\n\n") } }),
+      { t: "turn.ended", sessionId: "bench", turnId: `turn${t + 1}`, stopReason: "end_turn" },
+    );
   }
-  return out;
+  const frames: string[] = [];
+  core.replay(OWNER, 0, (text) => void frames.push(text));
+  const state = frames.flatMap((f) => framesOf(JSON.parse(f) as ServerFrame)).reduce((acc, f) => fold(acc, f), initialSessionState());
+  return { frames, headSeq: store.headSeq(), rowsSent: state.rows.length };
 }
 
-/** The room, played: welcome → snapshot pages → state → ready; then `stream()` on demand. */
-function fakeRoom(rows: number) {
-  const events = rows ? transcriptEvents(rows) : [];
-  let seq = events.length;
+/** The room, played: the join as the room builds it (`roomJoin`, or an empty session); then `stream()` on demand. */
+async function fakeRoom(rows: number) {
+  const join = rows ? await roomJoin(rows) : null;
+  let seq = join?.headSeq ?? 0;
   const sockets = new Set<WebSocket>();
   const send = (ws: WebSocket, f: unknown) => ws.send(JSON.stringify(f));
   return {
+    /** Rows the viewer holds once joined (the window, not the session). */
+    rowsSent: join?.rowsSent ?? 0,
     connect(ws: WebSocket) {
       sockets.add(ws);
       ws.on("close", () => sockets.delete(ws));
-      send(ws, { type: "welcome", sessionId: "bench", viewer: { ...AUTHOR, role: "owner" }, headSeq: seq });
-      let page: string[] = [];
-      let bytes = 0;
-      let first = true;
-      const flush = (last: boolean) => {
-        ws.send(`{"type":"snapshot","seq":${last ? seq : 0},"append":${!first},"events":[${page.join(",")}]}`);
-        first = false;
-        page = [];
-        bytes = 0;
-      };
-      if (events.length) {
-        for (const e of events) {
-          const json = JSON.stringify(e);
-          if (bytes + json.length > PAGE_BYTES && page.length) flush(false);
-          page.push(json);
-          bytes += json.length;
-        }
-        flush(true);
+      if (join) {
+        for (const f of join.frames) ws.send(f);
+        return;
       }
+      send(ws, { type: "welcome", sessionId: "bench", viewer: OWNER, headSeq: seq });
       send(ws, { type: "state", event: { kind: "queue_state", entries: [], flushed: false } });
       send(ws, { type: "state", event: { kind: "session_status", state: "idle", synthetic: true } });
       send(ws, { type: "ready", seq });
@@ -119,7 +140,7 @@ function fakeRoom(rows: number) {
 
 const MIME: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml" };
 
-async function serve(dir: string, room: ReturnType<typeof fakeRoom>): Promise<{ url: string; server: Server }> {
+async function serve(dir: string, room: Awaited<ReturnType<typeof fakeRoom>>): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0]!;
     const file = join(dir, path === "/" || !extname(path) ? "index.html" : path);
@@ -285,7 +306,7 @@ afterAll(async () => {
 
 /** Loads the page against a room with `rows` rows, then streams; returns load and stream figures. */
 async function run(rows: number, throttle = 1) {
-  const room = fakeRoom(rows);
+  const room = await fakeRoom(rows);
   const { url, server } = await serve(dir, room);
   const context = await browser.newContext(DESKTOP);
   const page = await context.newPage();
@@ -307,7 +328,7 @@ async function run(rows: number, throttle = 1) {
         // …and the transcript has mounted its whole window (a landing mounts it over a few tasks).
         return !!s?.ready && s.rows.length >= n && !document.querySelector('.transcript[aria-busy="true"]');
       },
-      rows,
+      room.rowsSent,
       { timeout: 120_000, polling: 50 },
     );
     const loadMs = Date.now() - t0;
@@ -335,19 +356,19 @@ async function run(rows: number, throttle = 1) {
     const stream = await stopRecording(page);
     const streamEvents = await streamTrace.stop();
     if (TRACE_THROTTLED_STREAM_TO && throttle > 1) writeFileSync(TRACE_THROTTLED_STREAM_TO, JSON.stringify(streamEvents));
-    return { rendered, loadMs, load, loadCpuMs, stream, cpu: mainThreadCpu(streamEvents, streamMs) };
+    return { rendered, rowsSent: room.rowsSent, loadMs, load, loadCpuMs, stream, cpu: mainThreadCpu(streamEvents, streamMs) };
   } finally {
     await context.close();
     server.close();
   }
 }
 
-it("client: 200 chunks/s into a 5k-row transcript vs into an empty one (Chromium)", async () => {
+it("client: 200 chunks/s into a 5k-row session vs into an empty one (Chromium)", async () => {
   const empty = await run(0);
   const full = await run(ROWS);
   const s = full.stream;
   row({
-    figure: `client: ${CHUNKS_PER_SECOND} chunks/s into a ${ROWS.toLocaleString("en-US")}-row transcript (${full.rendered} rows in the DOM)`,
+    figure: `client: ${CHUNKS_PER_SECOND} chunks/s into a ${ROWS.toLocaleString("en-US")}-row session (${full.rowsSent} rows joined, ${full.rendered} in the DOM)`,
     measured:
       `main-thread CPU: longest task ${full.cpu.longestCpuMs} ms, busy ${full.cpu.busyPct}% (empty transcript: ${empty.cpu.longestCpuMs} ms, ${empty.cpu.busyPct}%); ` +
       `wall clock: longest task ${s.longest} ms, ${s.dropped}/${s.frames} frames dropped (empty: ${empty.stream.longest} ms, ${empty.stream.dropped}/${empty.stream.frames})`,
@@ -356,7 +377,7 @@ it("client: 200 chunks/s into a 5k-row transcript vs into an empty one (Chromium
     ok: full.cpu.longestCpuMs <= 50,
   });
   row({
-    figure: `client: first render of the ${ROWS.toLocaleString("en-US")}-row snapshot`,
+    figure: `client: first render of a ${ROWS.toLocaleString("en-US")}-row session's join (the room's last ${full.rowsSent} rows)`,
     measured:
       `${full.loadMs} ms to ready + the window mounted (empty transcript: ${empty.loadMs} ms); main-thread CPU, longest task from the first server frame on ` +
       `${full.loadCpuMs.replayMs} ms (empty: ${empty.loadCpuMs.replayMs} ms), in the page's boot before it ${full.loadCpuMs.bootMs} ms (empty: ${empty.loadCpuMs.bootMs} ms); ` +
@@ -366,10 +387,10 @@ it("client: 200 chunks/s into a 5k-row transcript vs into an empty one (Chromium
   });
 }, 300_000);
 
-it(`client, phone-class CPU (${PHONE_THROTTLE}× throttled): first render of the 5k-row snapshot and 200 chunks/s (Chromium)`, async () => {
+it(`client, phone-class CPU (${PHONE_THROTTLE}× throttled): first render of a 5k-row session's join and 200 chunks/s (Chromium)`, async () => {
   const full = await run(ROWS, PHONE_THROTTLE);
   row({
-    figure: `client, ${PHONE_THROTTLE}× CPU throttling: first render of the ${ROWS.toLocaleString("en-US")}-row snapshot to the newest row`,
+    figure: `client, ${PHONE_THROTTLE}× CPU throttling: first render of a ${ROWS.toLocaleString("en-US")}-row session's join to the newest row (the room's last ${full.rowsSent} rows)`,
     measured:
       `${full.loadMs} ms from navigation to ready + the window mounted at the bottom (page served locally; boot included); ` +
       (full.loadCpuMs.marked
@@ -380,7 +401,7 @@ it(`client, phone-class CPU (${PHONE_THROTTLE}× throttled): first render of the
     ok: full.loadMs <= 1000,
   });
   row({
-    figure: `client, ${PHONE_THROTTLE}× CPU throttling: ${CHUNKS_PER_SECOND} chunks/s into the ${ROWS.toLocaleString("en-US")}-row transcript`,
+    figure: `client, ${PHONE_THROTTLE}× CPU throttling: ${CHUNKS_PER_SECOND} chunks/s into the ${ROWS.toLocaleString("en-US")}-row session`,
     measured:
       `longest main-thread task ${full.cpu.longestWallMs} ms wall clock (${full.cpu.longestCpuMs} ms thread CPU), busy ${full.cpu.busyPct}% of thread CPU; ` +
       `${full.stream.dropped}/${full.stream.frames} frames dropped, longest "longtask" ${full.stream.longest} ms`,

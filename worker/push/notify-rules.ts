@@ -11,8 +11,7 @@
 import { z } from "zod";
 import { assertNever } from "../../shared/assert-never";
 import { type PushAction, type PushEventKind, PushPayload } from "../../shared/push-api";
-import type { PermissionOption, SessionEvent } from "../../shared/viewer-protocol";
-import type { Role } from "../directory";
+import type { PermissionOption, SessionEvent, Viewer } from "../../shared/viewer-protocol";
 import { VIEWER_PING_EVERY_MS } from "../../shared/limits";
 
 /** What happened in a session that may notify; `actorId`: the person whose action caused it (never notified). */
@@ -26,7 +25,7 @@ export type PushEvent = { sessionId: string; sessionTitle: string; actorId: stri
   | { kind: "queued_started"; authorId: string; preview: string }
 );
 
-export type FollowerFacts = { userId: string; role: Role; events: Record<PushEventKind, boolean>; muted: boolean };
+export type FollowerFacts = { userId: string; role: Viewer["role"]; events: Record<PushEventKind, boolean>; muted: boolean };
 
 /**
  * A socket silent this long (no ping heard) is a phone asleep or a network gone without a close, not someone
