@@ -10,25 +10,25 @@ export type FileStackOptions = {
   stack?: TestStackOptions;
   /** beforeAll's timeout, where the setup outlasts the project's hookTimeout. */
   timeout?: number;
+  /** More setup in the same beforeAll, once everything is up (the returned getters answer by then). */
+  setup?: () => void | Promise<void>;
   /** Runs in afterAll once everything started here has stopped. */
   cleanup?: () => void | Promise<void>;
 };
 
 export type FileStackAndBrowser = { readonly stack: Stack; readonly browser: Browser };
 
-type Setup<T> = (started: T) => void | Promise<void>;
-
 /** Registers the hooks; the values arrive in beforeAll, so read them through the returned getters (in tests and later hooks). */
-export function useStack(opts: FileStackOptions & { setup?: Setup<{ readonly stack: Stack }> } = {}): { readonly stack: Stack } {
+export function useStack(opts: FileStackOptions = {}): { readonly stack: Stack } {
   return useFileStack(false, opts);
 }
 
 /** useStack plus a Chromium for the file (closed before the stack stops). */
-export function useStackAndBrowser(opts: FileStackOptions & { setup?: Setup<FileStackAndBrowser> } = {}): FileStackAndBrowser {
+export function useStackAndBrowser(opts: FileStackOptions = {}): FileStackAndBrowser {
   return useFileStack(true, opts);
 }
 
-function useFileStack(withBrowser: boolean, opts: FileStackOptions & { setup?: Setup<FileStackAndBrowser> }): FileStackAndBrowser {
+function useFileStack(withBrowser: boolean, opts: FileStackOptions): FileStackAndBrowser {
   let stack: Stack | undefined;
   let browser: Browser | undefined;
   const started: FileStackAndBrowser = {
@@ -45,7 +45,7 @@ function useFileStack(withBrowser: boolean, opts: FileStackOptions & { setup?: S
     const daemonEnv = typeof opts.daemonEnv === "function" ? opts.daemonEnv() : opts.daemonEnv;
     if (withBrowser) [stack, browser] = await Promise.all([startTestStack(daemonEnv, opts.stack), launch()]);
     else stack = await startTestStack(daemonEnv, opts.stack);
-    await opts.setup?.(started);
+    await opts.setup?.();
   }, opts.timeout);
   afterAll(async () => {
     await browser?.close();

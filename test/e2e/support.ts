@@ -23,6 +23,9 @@ export type Stack = {
   cutTunnel(): number;
 };
 
+/** A prompt of one text block, as `message.send` carries it. */
+export const text = (t: string) => [{ type: "text" as const, text: t }];
+
 export async function freePort(): Promise<number> {
   return new Promise((res, rej) => {
     const s = createServer();
