@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { afterEach } from "vitest";
 import { DaemonEvent, type MachineCommand } from "../../shared/tunnel-protocol";
 import { AGENT_PRESETS, demoLaunch, type ResolvedAgent } from "../../daemon/src/agent-presets";
 import { createSessionHost, type SessionHost } from "../../daemon/src/session-host";
@@ -47,6 +48,22 @@ export const FAST_DEMO_ENV = { DEMO_PACE_MS: "2", DEMO_SLEEP_UNIT_MS: "50" };
 
 export function tmpDir(prefix: string): string {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+}
+
+/**
+ * tmpDir whose directories go after each test (an afterEach; after hooks run in reverse, so register this
+ * before a hook that stops what still writes in them).
+ */
+export function useTmpDirs(): (prefix: string) => string {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const d of made.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  });
+  return (prefix) => {
+    const dir = tmpDir(prefix);
+    made.push(dir);
+    return dir;
+  };
 }
 
 export function demoAgent(env: Record<string, string>): ResolvedAgent {

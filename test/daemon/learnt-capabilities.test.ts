@@ -5,17 +5,16 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startDaemon, type RunningDaemon } from "../../daemon/src/index";
 import { capabilitiesFrom } from "../../daemon/src/agent-config";
 import { machineServer, sendFrame, type MachineServer } from "./fake-machine";
-import { FAST_DEMO_ENV, tmpDir } from "./host-harness";
+import { FAST_DEMO_ENV, useTmpDirs } from "./host-harness";
 
 const TOKEN = "tok-abcdef-0123456789";
+const tempDir = useTmpDirs();
 let srv: MachineServer | null = null;
 let daemon: RunningDaemon | null = null;
-const dirs: string[] = [];
 afterEach(async () => {
   await daemon?.stop();
   await srv?.close();
   daemon = srv = null;
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
 describe("capabilitiesFrom", () => {
@@ -33,10 +32,9 @@ describe("capabilitiesFrom", () => {
 describe("learnt capabilities (daemon + fake Machine)", () => {
   it("after a session the agents frame corrects the preset, the file keeps it, and the next hello carries it", async () => {
     srv = await machineServer();
-    const root = tmpDir("baton-root-");
-    const state = tmpDir("baton-state-");
-    const conf = tmpDir("baton-conf-");
-    dirs.push(root, state, conf);
+    const root = tempDir("baton-root-");
+    const state = tempDir("baton-state-");
+    const conf = tempDir("baton-conf-");
     const capabilitiesFile = path.join(conf, "agent-capabilities.json");
     const start = () =>
       startDaemon({

@@ -6,27 +6,25 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { DaemonEvent } from "../../shared/tunnel-protocol";
 import { startDaemon, type RunningDaemon } from "../../daemon/src/index";
 import { machineServer, sendFrame, type Conn, type MachineServer } from "./fake-machine";
-import { FAST_DEMO_ENV, tmpDir } from "./host-harness";
+import { FAST_DEMO_ENV, useTmpDirs } from "./host-harness";
 
 const TOKEN = "tok-abcdef-0123456789";
 const events = (c: Conn): DaemonEvent[] => c.frames.flatMap((f) => (f.type === "event" ? [f.event] : []));
 
+const tempDir = useTmpDirs();
 let srv: MachineServer | null = null;
 let daemon: RunningDaemon | null = null;
-const dirs: string[] = [];
 afterEach(async () => {
   await daemon?.stop();
   await srv?.close();
   daemon = srv = null;
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
 describe("startDaemon (in-process) against a fake Machine DO", () => {
   it("advertises the demo agent, runs a session through the tunnel and acks commands", async () => {
     srv = await machineServer();
-    const root = tmpDir("baton-root-");
-    const state = tmpDir("baton-state-");
-    dirs.push(root, state);
+    const root = tempDir("baton-root-");
+    const state = tempDir("baton-state-");
     const logs: string[] = [];
     daemon = await startDaemon({
       server: srv.url,
@@ -94,10 +92,9 @@ describe("baton CLI (spawned)", () => {
 
   it.skipIf(process.platform !== "linux")("runs a session from the real CLI and kills the agent process on SIGTERM", async () => {
     srv = await machineServer();
-    const root = tmpDir("baton-root-");
-    const state = tmpDir("baton-state-");
-    const cfgDir = tmpDir("baton-cfg-");
-    dirs.push(root, state, cfgDir);
+    const root = tempDir("baton-root-");
+    const state = tempDir("baton-state-");
+    const cfgDir = tempDir("baton-cfg-");
     fs.writeFileSync(path.join(cfgDir, "config.json"), JSON.stringify({ server: srv.url, roots: [root] }));
     const child = spawn(process.execPath, [BIN, "daemon", "--config", path.join(cfgDir, "config.json"), "--agent", "demo"], {
       env: { ...process.env, BATON_TOKEN: TOKEN, BATON_SERVER: "", BATON_ROOTS: "", ...FAST_DEMO_ENV, DEMO_STATE_DIR: state },
