@@ -5,7 +5,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, PHONE, shot } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
-import { idle, openSession, say, tid } from "./session-page";
+import { idle, openViewer, say, tid } from "./session-page";
 import { createSession } from "./support";
 
 const AXE_PATH = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
@@ -36,11 +36,9 @@ describe("accessibility (axe-core)", () => {
     it(`${name}: no serious or critical violations on the main views`, async () => {
       const sessionId = await createSession(e2e.stack.url);
       // The app's CSP (script-src 'self') would refuse the injected axe script.
-      const ctx = await e2e.browser.newContext({ ...profile, bypassCSP: true });
-      const page = await ctx.newPage();
+      const { ctx, page } = await openViewer(e2e, { ...profile, bypassCSP: true }, sessionId, "idle");
       const found: string[] = [];
 
-      await openSession(page, e2e.stack.url, sessionId, "idle");
       await say(page, "tool");
       await idle(page, 30_000);
       found.push(...(await violations(page, "session idle")));

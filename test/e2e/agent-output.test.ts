@@ -5,7 +5,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, PHONE, shot } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
-import { idle, openSession, tid } from "./session-page";
+import { idle, openViewer, tid } from "./session-page";
 import { createSession, FAST_DEMO, waitFor } from "./support";
 
 const e2e = useStackAndBrowser({ daemonEnv: { ...FAST_DEMO, DEMO_EXTRA_OPTIONS: "1" } });
@@ -18,9 +18,7 @@ async function send(page: Page, text: string) {
 describe("what real agents send, shown", () => {
   it("terminal output, messageId rows, fenced output, the command on a permission card, slash commands, options", async () => {
     const sessionId = await createSession(e2e.stack.url);
-    const ctx = await e2e.browser.newContext(DESKTOP);
-    const page = await ctx.newPage();
-    await openSession(page, e2e.stack.url, sessionId);
+    const { ctx, page } = await openViewer(e2e, DESKTOP, sessionId);
     await idle(page, 20_000);
 
     // Slash commands from available_commands_update.
@@ -75,9 +73,7 @@ describe("what real agents send, shown", () => {
     await shot(page, "agents-options-desktop");
 
     // A new viewer (a compacted snapshot of the log) sees the same terminal text and rows.
-    const phone = await e2e.browser.newContext(PHONE);
-    const p2 = await phone.newPage();
-    await openSession(p2, e2e.stack.url, sessionId);
+    const { ctx: phone, page: p2 } = await openViewer(e2e, PHONE, sessionId);
     await tid(p2, "terminal-exit").filter({ hasText: "exit 0" }).waitFor();
     expect(await tid(p2, "terminal-output").innerText()).toBe(await term.innerText());
     expect(await tid(p2, "row-agent").filter({ hasText: "Here is the answer" }).innerText()).not.toMatch(/Warning/);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { DESKTOP, PHONE, shot } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
-import { idle, openSession, say, tid, userRows } from "./session-page";
+import { idle, openViewer, say, tid, userRows } from "./session-page";
 import { createSession, waitFor } from "./support";
 
 const e2e = useStackAndBrowser();
@@ -11,12 +11,8 @@ const e2e = useStackAndBrowser();
 describe("dropped by Stop, two viewers", () => {
   it("A restores to its draft: B's offer goes away (no Re-queue left to press), X runs once; a later turn clears any offer", async () => {
     const sessionId = await createSession(e2e.stack.url);
-    const ctxA = await e2e.browser.newContext(DESKTOP);
-    const ctxB = await e2e.browser.newContext(DESKTOP);
-    const a = await ctxA.newPage();
-    const b = await ctxB.newPage();
-    await openSession(a, e2e.stack.url, sessionId);
-    await openSession(b, e2e.stack.url, sessionId);
+    const { ctx: ctxA, page: a } = await openViewer(e2e, DESKTOP, sessionId);
+    const { ctx: ctxB, page: b } = await openViewer(e2e, DESKTOP, sessionId);
     await idle(a);
 
     await say(a, "sleep 80"); // ended by Stop
@@ -60,9 +56,7 @@ describe("dropped by Stop, two viewers", () => {
   for (const [name, profile] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
     it(`${name}: the chip confirms a queue (no toast that outlives it); a mid-turn setting says so beside the control; feedback does not cover the transcript`, async () => {
       const sessionId = await createSession(e2e.stack.url);
-      const ctx = await e2e.browser.newContext(profile);
-      const p = await ctx.newPage();
-      await openSession(p, e2e.stack.url, sessionId);
+      const { ctx, page: p } = await openViewer(e2e, profile, sessionId);
       await idle(p);
       await say(p, "sleep 80"); // ended by Stop
       await tid(p, "stop-button").waitFor();

@@ -4,7 +4,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, PHONE, shot } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
-import { idle, openSession, tid } from "./session-page";
+import { idle, openViewer, tid } from "./session-page";
 import { createSession, waitFor } from "./support";
 
 const e2e = useStackAndBrowser();
@@ -23,12 +23,8 @@ async function userRows(page: Page) {
 describe("live Sender in Chromium", () => {
   it("two viewers: echo, queue, cancel by the other, refresh restores chip and Stop, flush once, Stop drops", async () => {
     const sessionId = await createSession(e2e.stack.url);
-    const ctxA = await e2e.browser.newContext(DESKTOP);
-    const ctxB = await e2e.browser.newContext(DESKTOP);
-    const a = await ctxA.newPage();
-    const b = await ctxB.newPage();
-    await openSession(a, e2e.stack.url, sessionId);
-    await openSession(b, e2e.stack.url, sessionId);
+    const { ctx: ctxA, page: a } = await openViewer(e2e, DESKTOP, sessionId);
+    const { ctx: ctxB, page: b } = await openViewer(e2e, DESKTOP, sessionId);
     await idle(a, 20_000);
 
     // A sends; both see the echo.
@@ -95,9 +91,7 @@ describe("live Sender in Chromium", () => {
 
   it("phone profile: send, queue and cancel with taps", async () => {
     const sessionId = await createSession(e2e.stack.url);
-    const ctx = await e2e.browser.newContext(PHONE);
-    const p = await ctx.newPage();
-    await openSession(p, e2e.stack.url, sessionId);
+    const { ctx, page: p } = await openViewer(e2e, PHONE, sessionId);
     await idle(p, 20_000);
     await type(p, "sleep 8", true);
     await tid(p, "send-button").tap();

@@ -6,7 +6,7 @@ import type { BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE, shot } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
-import { idle, openSession, say, tid, userRows } from "./session-page";
+import { idle, openSession, openViewer, say, tid, userRows } from "./session-page";
 import { createSession, waitFor } from "./support";
 
 const e2e = useStackAndBrowser();
@@ -286,9 +286,7 @@ describe("queue ops in Chromium", () => {
 
   it("phone: touch reorder by the grip, ⋯ menu moves and steers, edit in place, Stop → re-queue — 44 px targets, no overflow", async () => {
     const sessionId = await createSession(e2e.stack.url);
-    const ctx = await e2e.browser.newContext(PHONE);
-    const p = await ctx.newPage();
-    await openSession(p, e2e.stack.url, sessionId);
+    const { ctx, page: p } = await openViewer(e2e, PHONE, sessionId);
     await idle(p);
     await tid(p, "settings-button").tap();
     await tid(p, "queue-depth").selectOption("3");

@@ -1,5 +1,6 @@
 /** The session page as e2e tests drive it in Chromium: open it, type and send, wait for idle, read the user rows. */
-import type { Page } from "playwright-core";
+import type { BrowserContextOptions, Page } from "playwright-core";
+import type { FileStackAndBrowser } from "./file-stack";
 import { waitFor } from "./support";
 
 export const tid = (page: Page, id: string) => page.getByTestId(id);
@@ -13,6 +14,14 @@ export async function openSession(page: Page, url: string, sessionId: string, re
   await tid(page, "connection-state").filter({ hasText: /live/i }).waitFor({ timeout: 20_000 });
   if (ready === "idle") await idle(page, 20_000);
   else await tid(page, "composer-input").waitFor();
+}
+
+/** A viewer of its own (a fresh browser context in `profile`: its own cookies and storage) with the session open. */
+export async function openViewer(e2e: FileStackAndBrowser, profile: BrowserContextOptions, sessionId: string, ready: "composer" | "idle" = "composer") {
+  const ctx = await e2e.browser.newContext(profile);
+  const page = await ctx.newPage();
+  await openSession(page, e2e.stack.url, sessionId, ready);
+  return { ctx, page };
 }
 
 export async function idle(page: Page, timeout = 30_000) {
