@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { useStack } from "./file-stack";
-import { createSession, NodeViewer, text, waitFor } from "./support";
+import { createSession, NodeViewer, openIdleSession, text, waitFor } from "./support";
 
 const e2e = useStack({ timeout: 180_000 });
 
@@ -49,9 +49,7 @@ describe("oversized viewer frame over a real socket", () => {
   // Issue 19 #6: the stall seen right after hostile input (a just-sent message ×0 on a fresh join, a join
   // without `ready`, a queued message not flushing) — over real sockets, a burst with an oversized frame.
   it("hostile burst (junk + a 33 MiB frame), then normal use at once: send, queue, flush, a fresh join sees each once", async () => {
-    const sessionId = await createSession(e2e.stack.url);
-    const user = await new NodeViewer(e2e.stack.url, sessionId).open();
-    await waitFor(() => user.status() === "idle", "idle");
+    const { sessionId, v: user } = await openIdleSession(e2e.stack.url);
     const where: string[] = [];
     const rounds = 3;
     for (let round = 0; round < rounds; round++) {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { PushPayload } from "../../shared/push-api";
 import { type PushService, startPushService } from "../push-service";
 import { useStack } from "./file-stack";
-import { createSession, NodeViewer, text, waitFor } from "./support";
+import { NodeViewer, openIdleSession, text, waitFor } from "./support";
 
 describe("push on the local stack with the demo agent", () => {
   let service: PushService;
@@ -35,9 +35,7 @@ describe("push on the local stack with the demo agent", () => {
     const saved = await fetch(`${e2e.stack.url}/api/push/subscriptions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ endpoint: device.endpoint, keys: device.keys }) });
     expect(saved.status).toBe(201);
 
-    const sessionId = await createSession(e2e.stack.url);
-    const v = await new NodeViewer(e2e.stack.url, sessionId).open();
-    await waitFor(() => v.status() === "idle", "idle");
+    const { sessionId, v } = await openIdleSession(e2e.stack.url);
     // A long turn, the permission prompt queued behind it, then the tab closes.
     expect(await v.op({ op: "message.send", id: "s1", blocks: text("sleep 4") })).toMatchObject({ result: { queued: false } });
     expect(await v.op({ op: "message.send", id: "s2", blocks: text("permission") })).toMatchObject({ result: { queued: true } });

@@ -3,15 +3,13 @@
 // which one the agent refused.
 import { describe, expect, it } from "vitest";
 import { useStack } from "./file-stack";
-import { createSession, FAST_DEMO, NodeViewer, text, waitFor } from "./support";
+import { FAST_DEMO, openIdleSession, text, waitFor } from "./support";
 
 const e2e = useStack({ daemonEnv: { ...FAST_DEMO, DEMO_LOAD_DEFAULTS: "1", DEMO_EXTRA_OPTIONS: "1" } });
 
 describe("settings after a daemon restart", () => {
   it("mode, options and a boolean option are re-applied after session/load; the next turn runs with them", async () => {
-    const sessionId = await createSession(e2e.stack.url);
-    const v = await new NodeViewer(e2e.stack.url, sessionId).open();
-    await waitFor(() => v.status() === "idle", "session ready");
+    const { v } = await openIdleSession(e2e.stack.url);
     await v.op({ op: "mode.set", modeId: "architect" });
     await v.op({ op: "config.set", configId: "thought_level", value: "high" });
     await v.op({ op: "config.set", configId: "fast", value: true });

@@ -5,15 +5,13 @@ import type { BrowserContextOptions, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, PHONE, shot } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
-import { createSession, NodeViewer, waitFor } from "./support";
+import { createSession, NodeViewer, openIdleSession, waitFor } from "./support";
 
 const e2e = useStackAndBrowser();
 
 /** A new session, a Node viewer on it once the agent is idle, and a `profile` page showing it. */
 async function openWithViewer(profile: BrowserContextOptions) {
-  const sessionId = await createSession(e2e.stack.url);
-  const v = await new NodeViewer(e2e.stack.url, sessionId).open();
-  await waitFor(() => v.status() === "idle", "ready");
+  const { sessionId, v } = await openIdleSession(e2e.stack.url);
   const ctx = await e2e.browser.newContext(profile);
   const page = await ctx.newPage();
   await page.goto(`${e2e.stack.url}/s/${sessionId}`);
@@ -94,9 +92,7 @@ describe("the session list tells sessions apart", () => {
   it("each session is titled by its first prompt (desktop and phone)", async () => {
     const texts = ["fix the flaky login test", "write the README's first lines"];
     for (const text of texts) {
-      const sessionId = await createSession(e2e.stack.url);
-      const v = await new NodeViewer(e2e.stack.url, sessionId).open();
-      await waitFor(() => v.status() === "idle", "ready");
+      const { v } = await openIdleSession(e2e.stack.url);
       await v.op({ op: "message.send", id: `first-${texts.indexOf(text)}`, blocks: [{ type: "text", text }] });
       await waitFor(() => v.ofKind("session_status").some((s) => s.state === "idle" && s.stopReason), `"${text}" answered`, 30_000);
       v.close();

@@ -148,6 +148,14 @@ export async function createSession(url: string, agentId = "demo"): Promise<stri
   return ((await r.json()) as { session: { id: string } }).session.id;
 }
 
+/** A new session on `agentId` and a NodeViewer on it, once the agent is idle. */
+export async function openIdleSession(url: string, agentId = "demo"): Promise<{ sessionId: string; v: NodeViewer }> {
+  const sessionId = await createSession(url, agentId);
+  const v = await new NodeViewer(url, sessionId).open();
+  await waitFor(() => v.status() === "idle", "session ready");
+  return { sessionId, v };
+}
+
 type OpInput = ClientOp extends infer T ? (T extends ClientOp ? Omit<T, "rid"> & { rid?: string } : never) : never;
 
 export class NodeViewer {

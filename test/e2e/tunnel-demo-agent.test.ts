@@ -3,16 +3,14 @@
 import { describe, expect, it } from "vitest";
 import { figure } from "../figure";
 import { useStack } from "./file-stack";
-import { createSession, FAST_DEMO, NO_LOAD_AGENT, NodeViewer, text, waitFor } from "./support";
+import { FAST_DEMO, NO_LOAD_AGENT, NodeViewer, openIdleSession, text, waitFor } from "./support";
 
 // The daemon dials through a loopback relay so a test can cut the tunnel without touching the process.
 const e2e = useStack({ daemonEnv: FAST_DEMO, stack: { tunnelProxy: true, noLoadAgent: true } });
 
 describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
   it("a prompt runs on the demo agent and streams back; a mid-turn message is held until idle", async () => {
-    const sessionId = await createSession(e2e.stack.url);
-    const v = await new NodeViewer(e2e.stack.url, sessionId).open();
-    await waitFor(() => v.status() === "idle", "session ready");
+    const { v } = await openIdleSession(e2e.stack.url);
     const cfg = v.ofKind("config_state").at(-1)!.config;
     expect(cfg.configOptions.map((o) => o["category"])).toEqual(expect.arrayContaining(["model", "thought_level"]));
     expect(cfg.modes?.availableModes.length).toBeGreaterThan(0);
@@ -31,9 +29,7 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
   });
 
   it("Stop cancels a long turn promptly and drops the queue", async () => {
-    const sessionId = await createSession(e2e.stack.url);
-    const v = await new NodeViewer(e2e.stack.url, sessionId).open();
-    await waitFor(() => v.status() === "idle", "session ready");
+    const { v } = await openIdleSession(e2e.stack.url);
     await v.op({ op: "message.send", id: "s1", blocks: text("sleep 30") });
     await v.op({ op: "message.send", id: "s2", blocks: text("never") });
     const stop = await v.op({ op: "turn.cancel" });
@@ -45,9 +41,7 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
   });
 
   it("a permission request is answered from the viewer", async () => {
-    const sessionId = await createSession(e2e.stack.url);
-    const v = await new NodeViewer(e2e.stack.url, sessionId).open();
-    await waitFor(() => v.status() === "idle", "session ready");
+    const { v } = await openIdleSession(e2e.stack.url);
     await v.op({ op: "message.send", id: "p1", blocks: text("permission") });
     const req = await waitFor(() => v.ofKind("permission_request")[0], "permission request");
     const allow = req.options.find((o) => o.kind === "allow_once")!;
@@ -57,9 +51,7 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
   });
 
   it("the daemon process crashing mid-turn: the turn is reported lost, the session resumes, queue kept", async () => {
-    const sessionId = await createSession(e2e.stack.url);
-    const v = await new NodeViewer(e2e.stack.url, sessionId).open();
-    await waitFor(() => v.status() === "idle", "session ready");
+    const { sessionId, v } = await openIdleSession(e2e.stack.url);
     await v.op({ op: "message.send", id: "k0", blocks: text("before the crash") });
     await waitFor(() => v.ofKind("session_status").some((s) => s.state === "idle" && s.stopReason === "end_turn"), "first turn end");
     await v.op({ op: "message.send", id: "k1", blocks: text("sleep 40") });
@@ -82,9 +74,7 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
   });
 
   it("the daemon crashing mid-turn on an agent without session/load: a clear 'agent restarted' state, a fresh session, the queued prompt runs", async () => {
-    const sessionId = await createSession(e2e.stack.url, NO_LOAD_AGENT);
-    const v = await new NodeViewer(e2e.stack.url, sessionId).open();
-    await waitFor(() => v.status() === "idle", "session ready");
+    const { sessionId, v } = await openIdleSession(e2e.stack.url, NO_LOAD_AGENT);
     await v.op({ op: "message.send", id: "n1", blocks: text("sleep 40") });
     await v.op({ op: "message.send", id: "n2", blocks: text("after restart without load") });
     await waitFor(() => v.agentText().includes("… 1/40"), "long turn running");
@@ -110,9 +100,7 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
   });
 
   it("cutting the tunnel (the daemon process lives) 3 times mid-turn: every agent event arrives exactly once, in order", async () => {
-    const sessionId = await createSession(e2e.stack.url);
-    const v = await new NodeViewer(e2e.stack.url, sessionId).open();
-    await waitFor(() => v.status() === "idle", "session ready");
+    const { v } = await openIdleSession(e2e.stack.url);
     const UNITS = 12;
     const CUTS = 3;
     await v.op({ op: "message.send", id: "c1", blocks: text(`sleep ${UNITS}`) });
@@ -150,9 +138,7 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
   });
 
   it("a clean daemon restart (SIGTERM) mid-turn ends the turn, resumes the session and runs the queued prompt", async () => {
-    const sessionId = await createSession(e2e.stack.url);
-    const v = await new NodeViewer(e2e.stack.url, sessionId).open();
-    await waitFor(() => v.status() === "idle", "session ready");
+    const { v } = await openIdleSession(e2e.stack.url);
     await v.op({ op: "message.send", id: "g1", blocks: text("sleep 40") });
     await v.op({ op: "message.send", id: "g2", blocks: text("after clean restart") });
     const t0 = Date.now();
