@@ -4,17 +4,16 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startDaemon, type RunningDaemon } from "../../daemon/src/index";
 import { capabilitiesFrom } from "../../daemon/src/agent-config";
-import { machineServer, sendFrame, type MachineServer } from "./fake-machine";
+import { sendFrame, useMachineServers } from "./fake-machine";
 import { FAST_DEMO_ENV, useTmpDirs } from "./host-harness";
 
 const TOKEN = "tok-abcdef-0123456789";
 const tempDir = useTmpDirs();
-let srv: MachineServer | null = null;
+const machineServer = useMachineServers();
 let daemon: RunningDaemon | null = null;
 afterEach(async () => {
   await daemon?.stop();
-  await srv?.close();
-  daemon = srv = null;
+  daemon = null;
 });
 
 describe("capabilitiesFrom", () => {
@@ -31,14 +30,14 @@ describe("capabilitiesFrom", () => {
 
 describe("learnt capabilities (daemon + fake Machine)", () => {
   it("after a session the agents frame corrects the preset, the file keeps it, and the next hello carries it", async () => {
-    srv = await machineServer();
+    const srv = await machineServer();
     const root = tempDir("baton-root-");
     const state = tempDir("baton-state-");
     const conf = tempDir("baton-conf-");
     const capabilitiesFile = path.join(conf, "agent-capabilities.json");
     const start = () =>
       startDaemon({
-        server: srv!.url,
+        server: srv.url,
         token: TOKEN,
         roots: [root],
         agents: ["demo"],
@@ -48,7 +47,7 @@ describe("learnt capabilities (daemon + fake Machine)", () => {
         capabilitiesFile,
       });
     daemon = await start();
-    await srv.until(() => srv!.conns[0]?.frames.length === 1);
+    await srv.until(() => srv.conns[0]?.frames.length === 1);
     const conn = srv.conns[0]!;
     const hello = conn.frames[0]!;
     if (hello.type !== "hello") throw new Error("unreachable");
@@ -71,7 +70,7 @@ describe("learnt capabilities (daemon + fake Machine)", () => {
 
     await daemon.stop();
     daemon = await start();
-    await srv.until(() => srv!.conns[1]?.frames.length === 1);
+    await srv.until(() => srv.conns[1]?.frames.length === 1);
     const again = srv.conns[1]!.frames[0]!;
     if (again.type !== "hello") throw new Error("unreachable");
     expect(again.agents[0]!.capabilities.loadSession).toBe(false);

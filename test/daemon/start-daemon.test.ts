@@ -5,24 +5,23 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DaemonEvent } from "../../shared/tunnel-protocol";
 import { startDaemon, type RunningDaemon } from "../../daemon/src/index";
-import { machineServer, sendFrame, type Conn, type MachineServer } from "./fake-machine";
+import { sendFrame, useMachineServers, type Conn } from "./fake-machine";
 import { FAST_DEMO_ENV, useTmpDirs } from "./host-harness";
 
 const TOKEN = "tok-abcdef-0123456789";
 const events = (c: Conn): DaemonEvent[] => c.frames.flatMap((f) => (f.type === "event" ? [f.event] : []));
 
 const tempDir = useTmpDirs();
-let srv: MachineServer | null = null;
+const machineServer = useMachineServers();
 let daemon: RunningDaemon | null = null;
 afterEach(async () => {
   await daemon?.stop();
-  await srv?.close();
-  daemon = srv = null;
+  daemon = null;
 });
 
 describe("startDaemon (in-process) against a fake Machine DO", () => {
   it("advertises the demo agent, runs a session through the tunnel and acks commands", async () => {
-    srv = await machineServer();
+    const srv = await machineServer();
     const root = tempDir("baton-root-");
     const state = tempDir("baton-state-");
     const logs: string[] = [];
@@ -35,7 +34,7 @@ describe("startDaemon (in-process) against a fake Machine DO", () => {
       logSink: (_l, line) => logs.push(line),
       hostname: "box-1",
     });
-    await srv.until(() => srv!.conns[0]?.frames.length === 1);
+    await srv.until(() => srv.conns[0]?.frames.length === 1);
     const conn = srv.conns[0]!;
     const hello = conn.frames[0]!;
     expect(hello).toMatchObject({ type: "hello", hostname: "box-1", roots: [root], sessions: [], lastSeenDown: 0 });
@@ -62,7 +61,7 @@ describe("startDaemon (in-process) against a fake Machine DO", () => {
 
     // a reconnect reports the live session and what was processed
     conn.ws.terminate();
-    await srv.until(() => srv!.conns[1]?.frames.length === 1, 4000);
+    await srv.until(() => srv.conns[1]?.frames.length === 1, 4000);
     expect(srv.conns[1]!.frames[0]).toMatchObject({
       type: "hello",
       epoch: daemon.epoch,
@@ -91,7 +90,7 @@ describe("baton CLI (spawned)", () => {
   });
 
   it.skipIf(process.platform !== "linux")("runs a session from the real CLI and kills the agent process on SIGTERM", async () => {
-    srv = await machineServer();
+    const srv = await machineServer();
     const root = tempDir("baton-root-");
     const state = tempDir("baton-state-");
     const cfgDir = tempDir("baton-cfg-");
@@ -105,7 +104,7 @@ describe("baton CLI (spawned)", () => {
     child.stdout.on("data", (d) => (output += String(d)));
     const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
     try {
-      await srv.until(() => srv!.conns[0]?.frames.length === 1, 8000);
+      await srv.until(() => srv.conns[0]?.frames.length === 1, 8000);
       const conn = srv.conns[0]!;
       expect(conn.headers["x-baton-machine-token"]).toBe(TOKEN);
       sendFrame(conn.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });

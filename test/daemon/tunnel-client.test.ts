@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { TUNNEL_PATH, TUNNEL_TOKEN_HEADER, type DaemonEvent, type MachineCommand } from "../../shared/tunnel-protocol";
 import { makeLogger } from "../../daemon/src/log";
 import { createTunnelClient, tunnelUrl, type TunnelClient } from "../../daemon/src/tunnel-client";
-import { eventNs, machineServer, sendFrame, sendFrame as send, type MachineServer } from "./fake-machine";
+import { eventNs, sendFrame, sendFrame as send, useMachineServers } from "./fake-machine";
 
 const TOKEN = "secret-machine-token-123";
 
@@ -12,13 +12,11 @@ const ev = (i: number): DaemonEvent => ({
   update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `chunk ${i}` } },
 });
 
+const machineServer = useMachineServers();
 let client: TunnelClient | null = null;
-let srv: MachineServer | null = null;
 afterEach(async () => {
   await client?.stop();
-  await srv?.close();
   client = null;
-  srv = null;
 });
 
 function makeClient(server: string, extra: Partial<Parameters<typeof createTunnelClient>[0]> = {}) {
@@ -36,9 +34,9 @@ function makeClient(server: string, extra: Partial<Parameters<typeof createTunne
   return { c, logs, commands };
 }
 
-/** A fake Machine (`machine`, also the file's `srv`) and a started client on it (also `client`), once the client's hello is on the first connection. */
+/** A fake Machine (`machine`) and a started client on it (also the file's `client`), once the client's hello is on the first connection. */
 async function startedClient(server: Parameters<typeof machineServer>[0] = {}, extra: Parameters<typeof makeClient>[1] = {}) {
-  const s = (srv = await machineServer(server));
+  const s = await machineServer(server);
   const made = makeClient(s.url, extra);
   client = made.c;
   made.c.start();
@@ -62,12 +60,12 @@ describe("tunnel client", () => {
   });
 
   it("says hello with the token in the header, numbers events, resends the unacked tail after a kill", async () => {
-    srv = await machineServer();
+    const srv = await machineServer();
     const { c, logs } = makeClient(srv.url);
     client = c;
     c.send(ev(1)); // queued before connecting
     c.start();
-    await srv.until(() => srv!.conns.length === 1 && srv!.conns[0]!.frames.length >= 1);
+    await srv.until(() => srv.conns.length === 1 && srv.conns[0]!.frames.length >= 1);
     const first = srv.conns[0]!;
     expect(first.headers[TUNNEL_TOKEN_HEADER]).toBe(TOKEN);
     expect(first.url).toBe(TUNNEL_PATH);
@@ -86,7 +84,7 @@ describe("tunnel client", () => {
     // the server dies mid-stream; the daemon keeps producing meanwhile
     first.ws.terminate();
     for (let i = 6; i <= 8; i++) c.send(ev(i));
-    await srv.until(() => srv!.conns.length === 2 && srv!.conns[1]!.frames.length >= 1);
+    await srv.until(() => srv.conns.length === 2 && srv.conns[1]!.frames.length >= 1);
     const second = srv.conns[1]!;
     expect(second.frames[0]).toMatchObject({ type: "hello", epoch: c.epoch });
     // welcome with 0: the acked 1–2 are gone from the outbox, so only 3… comes again
@@ -95,7 +93,7 @@ describe("tunnel client", () => {
     expect(eventNs(second)).toEqual([3, 4, 5, 6, 7, 8]);
 
     second.ws.terminate();
-    await srv.until(() => srv!.conns.length === 3 && srv!.conns[2]!.frames.length >= 1);
+    await srv.until(() => srv.conns.length === 3 && srv.conns[2]!.frames.length >= 1);
     const third = srv.conns[2]!;
     // the machine had processed up to 6 (its acks were lost with the socket)
     send(third.ws, { type: "welcome", machineId: "m1", lastSeenUp: 6 });
@@ -167,13 +165,13 @@ describe("tunnel client", () => {
   });
 
   it("a 401 on upgrade is reported clearly and retried slowly, without crashing", async () => {
-    srv = await machineServer({ status: 401 });
+    const srv = await machineServer({ status: 401 });
     const statuses: string[] = [];
     const { c, logs } = makeClient(srv.url, { authRetryMs: 300, onStatus: (s) => statuses.push(s) });
     client = c;
     c.start();
     const t0 = Date.now();
-    await srv.until(() => srv!.upgrades >= 2);
+    await srv.until(() => srv.upgrades >= 2);
     await new Promise((r) => setTimeout(r, 700));
     // Slow retries (~150–300 ms apart here), not a hot loop: bounded by the time it had, however loaded.
     expect(srv.upgrades).toBeLessThanOrEqual(2 + Math.ceil((Date.now() - t0) / 150));
@@ -215,10 +213,9 @@ describe("tunnel client", () => {
   });
 
   it("keeps retrying while the server is down; events queued meanwhile arrive once it is back", async () => {
-    srv = await machineServer();
-    const port = Number(new URL(srv.url).port);
-    await srv.close();
-    srv = null;
+    const down = await machineServer();
+    const port = Number(new URL(down.url).port);
+    await down.close();
     const { c } = makeClient(`http://127.0.0.1:${port}`);
     client = c;
     c.start();
@@ -226,10 +223,10 @@ describe("tunnel client", () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(c.status).not.toBe("connected");
     c.send(ev(2));
-    srv = await machineServer({ port });
-    await srv.until(() => srv!.conns[0]?.frames.length === 1, 3000);
+    const srv = await machineServer({ port });
+    await srv.until(() => srv.conns[0]?.frames.length === 1, 3000);
     send(srv.conns[0]!.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
-    await srv.until(() => eventNs(srv!.conns[0]!).length === 2);
+    await srv.until(() => eventNs(srv.conns[0]!).length === 2);
     expect(eventNs(srv.conns[0]!)).toEqual([1, 2]);
     await c.stop();
     expect(c.status).toBe("stopped");
