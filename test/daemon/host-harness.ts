@@ -8,6 +8,7 @@ import { AGENT_PRESETS, demoLaunch, type ResolvedAgent } from "../../daemon/src/
 import { createSessionHost, type SessionHost } from "../../daemon/src/session-host";
 import type { SessionTimeouts } from "../../daemon/src/session-timeouts";
 import type { Logger } from "../../daemon/src/log";
+import { startDaemon, type RunningDaemon } from "../../daemon/src/index";
 
 export type Recorder = {
   events: DaemonEvent[];
@@ -54,6 +55,19 @@ export function tmpDir(prefix: string): string {
  * tmpDir whose directories go after each test (an afterEach; after hooks run in reverse, so register this
  * before a hook that stops what still writes in them).
  */
+/** startDaemon whose daemons stop after the test that started them (an afterEach: see useTmpDirs on order). */
+export function useDaemons(): typeof startDaemon {
+  const started: RunningDaemon[] = [];
+  afterEach(async () => {
+    for (const d of started.splice(0)) await d.stop();
+  });
+  return async (options) => {
+    const d = await startDaemon(options);
+    started.push(d);
+    return d;
+  };
+}
+
 export function useTmpDirs(): (prefix: string) => string {
   const made: string[] = [];
   afterEach(() => {

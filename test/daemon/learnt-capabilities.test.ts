@@ -1,20 +1,15 @@
 /** Capabilities learnt from a session's initialize replace the static preset's, are cached and announced. */
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startDaemon, type RunningDaemon } from "../../daemon/src/index";
+import { describe, expect, it } from "vitest";
 import { capabilitiesFrom } from "../../daemon/src/agent-config";
 import { sendFrame, useMachineServers } from "./fake-machine";
-import { FAST_DEMO_ENV, useTmpDirs } from "./host-harness";
+import { FAST_DEMO_ENV, useDaemons, useTmpDirs } from "./host-harness";
 
 const TOKEN = "tok-abcdef-0123456789";
 const tempDir = useTmpDirs();
 const machineServer = useMachineServers();
-let daemon: RunningDaemon | null = null;
-afterEach(async () => {
-  await daemon?.stop();
-  daemon = null;
-});
+const startDaemon = useDaemons();
 
 describe("capabilitiesFrom", () => {
   it("reads what claude-agent-acp / codex-acp answer (top-level steering, sessionCapabilities.resume)", () => {
@@ -46,7 +41,7 @@ describe("learnt capabilities (daemon + fake Machine)", () => {
         logSink: () => {},
         capabilitiesFile,
       });
-    daemon = await start();
+    let daemon = await start();
     await srv.until(() => srv.conns[0]?.frames.length === 1);
     const conn = srv.conns[0]!;
     const hello = conn.frames[0]!;

@@ -2,22 +2,17 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DaemonEvent } from "../../shared/tunnel-protocol";
-import { startDaemon, type RunningDaemon } from "../../daemon/src/index";
 import { sendFrame, useMachineServers, type Conn } from "./fake-machine";
-import { FAST_DEMO_ENV, useTmpDirs } from "./host-harness";
+import { FAST_DEMO_ENV, useDaemons, useTmpDirs } from "./host-harness";
 
 const TOKEN = "tok-abcdef-0123456789";
 const events = (c: Conn): DaemonEvent[] => c.frames.flatMap((f) => (f.type === "event" ? [f.event] : []));
 
 const tempDir = useTmpDirs();
 const machineServer = useMachineServers();
-let daemon: RunningDaemon | null = null;
-afterEach(async () => {
-  await daemon?.stop();
-  daemon = null;
-});
+const startDaemon = useDaemons();
 
 describe("startDaemon (in-process) against a fake Machine DO", () => {
   it("advertises the demo agent, runs a session through the tunnel and acks commands", async () => {
@@ -25,7 +20,7 @@ describe("startDaemon (in-process) against a fake Machine DO", () => {
     const root = tempDir("baton-root-");
     const state = tempDir("baton-state-");
     const logs: string[] = [];
-    daemon = await startDaemon({
+    const daemon = await startDaemon({
       server: srv.url,
       token: TOKEN,
       roots: [root, path.join(root, "missing")],
