@@ -260,28 +260,14 @@ async function playScript(p: PlayContext): Promise<void> {
       await stream("**Answer:** thinking is shown collapsed above this line.");
       break;
     case "plan":
-      await playPlan(p, update, stream);
-      break;
     case "tool":
-      await playTool(p, update, stream);
-      break;
     case "permission":
-      await playPermission(p, update, stream);
-      break;
     case "terminal":
-      await playTerminal(p, update, stream);
-      break;
     case "warning":
-      await playWarning(p, update);
-      break;
     case "fence":
-      await playFence(p, update, stream);
-      break;
     case "blind":
-      await playBlindPermission(p, update, stream);
-      break;
     case "elicit":
-      await playElicitation(p, stream);
+      await PLAYERS[script.kind](p, { update, stream });
       break;
     case "error":
       await say("About to fail on purpose…\n");
@@ -309,8 +295,10 @@ function assertNeverScript(x: never): never {
 
 type UpdateFn = (u: acp.SessionUpdate) => Promise<void>;
 type StreamFn = (text: string) => Promise<void>;
+/** What a scripted turn sends through: raw session updates, and text streamed in chunks. */
+type PlayIo = { update: UpdateFn; stream: StreamFn };
 
-async function playPlan(p: PlayContext, update: UpdateFn, stream: StreamFn): Promise<void> {
+async function playPlan(p: PlayContext, { update, stream }: PlayIo): Promise<void> {
   const steps = ["Read the code", "Write the change", "Run the tests"];
   const statuses: acp.PlanEntryStatus[] = steps.map(() => "pending");
   const sendPlan = () =>
@@ -329,7 +317,7 @@ async function playPlan(p: PlayContext, update: UpdateFn, stream: StreamFn): Pro
   await stream("All plan steps are done.");
 }
 
-async function playTool(p: PlayContext, update: UpdateFn, stream: StreamFn): Promise<void> {
+async function playTool(p: PlayContext, { update, stream }: PlayIo): Promise<void> {
   const toolCallId = `tool-${randomUUID()}`;
   const path = `${p.session.cwd.replace(/\/$/, "")}/demo.txt`;
   await update({
@@ -367,7 +355,7 @@ async function playTool(p: PlayContext, update: UpdateFn, stream: StreamFn): Pro
   await stream("I edited `demo.txt` (nothing was written to disk: this is a demo).");
 }
 
-async function playPermission(p: PlayContext, update: UpdateFn, stream: StreamFn): Promise<void> {
+async function playPermission(p: PlayContext, { update, stream }: PlayIo): Promise<void> {
   const toolCallId = `perm-${randomUUID()}`;
   const toolCall = { toolCallId, title: "Run `rm -rf build/`", kind: "execute" as const, status: "pending" as const };
   await update({ sessionUpdate: "tool_call", ...toolCall, rawInput: { command: "rm -rf build/" } });
@@ -394,7 +382,7 @@ async function playPermission(p: PlayContext, update: UpdateFn, stream: StreamFn
 }
 
 /** Codex-style command output: `terminal` content (no client terminal asked for) and the output in `_meta`. */
-async function playTerminal(p: PlayContext, update: UpdateFn, stream: StreamFn): Promise<void> {
+async function playTerminal(p: PlayContext, { update, stream }: PlayIo): Promise<void> {
   const toolCallId = `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
   const meta = (extra: Record<string, unknown>) => ({ _meta: extra });
   await update({
@@ -436,7 +424,7 @@ async function playTerminal(p: PlayContext, update: UpdateFn, stream: StreamFn):
  * Claude's first turn: a "**Warning:**" chunk without a `messageId` around the answer, whose chunks all carry
  * one. A client must not glue them into one row.
  */
-async function playWarning(p: PlayContext, update: UpdateFn): Promise<void> {
+async function playWarning(p: PlayContext, { update }: PlayIo): Promise<void> {
   const messageId = `msg_${randomUUID()}`;
   const chunk = (text: string, id?: string) =>
     update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text }, ...(id ? { messageId: id } : {}) });
@@ -450,7 +438,7 @@ async function playWarning(p: PlayContext, update: UpdateFn): Promise<void> {
 }
 
 /** Claude-style tool output: the result is a markdown ```console fence in the tool call's content. */
-async function playFence(p: PlayContext, update: UpdateFn, stream: StreamFn): Promise<void> {
+async function playFence(p: PlayContext, { update, stream }: PlayIo): Promise<void> {
   const toolCallId = `toolu_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
   await update({
     sessionUpdate: "tool_call",
@@ -474,7 +462,7 @@ async function playFence(p: PlayContext, update: UpdateFn, stream: StreamFn): Pr
 }
 
 /** Copilot-style permission: the title is the model's description; the command is only in `rawInput`. */
-async function playBlindPermission(p: PlayContext, update: UpdateFn, stream: StreamFn): Promise<void> {
+async function playBlindPermission(p: PlayContext, { update, stream }: PlayIo): Promise<void> {
   const toolCallId = `blind-${randomUUID()}`;
   const toolCall = {
     toolCallId,
@@ -520,7 +508,7 @@ export const DEMO_ELICITATION_SCHEMA = {
 };
 
 /** Claude's AskUserQuestion as an ACP form elicitation (only for a client that advertises `elicitation.form`). */
-async function playElicitation(p: PlayContext, stream: StreamFn): Promise<void> {
+async function playElicitation(p: PlayContext, { stream }: PlayIo): Promise<void> {
   if (!p.clientCapabilities.elicitation?.form) {
     await stream("This client does not support form elicitation, so I will not ask.");
     return;
@@ -541,3 +529,15 @@ async function playElicitation(p: PlayContext, stream: StreamFn): Promise<void> 
     await stream(`You chose **${reply.action}**; carrying on without answers.`);
   }
 }
+
+/** The scripts played by a function of their own. */
+const PLAYERS = {
+  plan: playPlan,
+  tool: playTool,
+  permission: playPermission,
+  terminal: playTerminal,
+  warning: playWarning,
+  fence: playFence,
+  blind: playBlindPermission,
+  elicit: playElicitation,
+} satisfies Partial<Record<DemoScript["kind"], (p: PlayContext, io: PlayIo) => Promise<void>>>;

@@ -74,29 +74,23 @@ export function agentRun(id: AgentId, base: string, url: string, opts: { home?: 
   mkdirSync(workspace, { recursive: true });
   const env = commonEnv(home, tmp);
   const v1 = `${url}/v1`;
+  const run = (launch: LaunchSpec): AgentRun => ({ id, home, workspace, launch });
+  /** This Node running `entry` (a path in the agent's install) with `args`. */
+  const node = (entry: string[], args: string[], agentEnv: Record<string, string>) => run({ command: process.execPath, args: [pkg(id, ...entry), ...args], env: agentEnv });
   switch (id) {
     case "claude":
-      return {
-        id,
-        home,
-        workspace,
-        launch: {
-          command: process.execPath,
-          args: [pkg("claude", "@agentclientprotocol", "claude-agent-acp", "dist", "index.js")],
-          env: {
-            ...env,
-            ANTHROPIC_BASE_URL: url,
-            ANTHROPIC_API_KEY: "dummy",
-            CLAUDE_CONFIG_DIR: join(home, ".claude"),
-            // Claude Code refuses --dangerously-skip-permissions-style runs as root without it.
-            IS_SANDBOX: "1",
-            DISABLE_TELEMETRY: "1",
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-            DISABLE_AUTOUPDATER: "1",
-            DISABLE_ERROR_REPORTING: "1",
-          },
-        },
-      };
+      return node(["@agentclientprotocol", "claude-agent-acp", "dist", "index.js"], [], {
+        ...env,
+        ANTHROPIC_BASE_URL: url,
+        ANTHROPIC_API_KEY: "dummy",
+        CLAUDE_CONFIG_DIR: join(home, ".claude"),
+        // Claude Code refuses --dangerously-skip-permissions-style runs as root without it.
+        IS_SANDBOX: "1",
+        DISABLE_TELEMETRY: "1",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        DISABLE_AUTOUPDATER: "1",
+        DISABLE_ERROR_REPORTING: "1",
+      });
     case "codex": {
       const codexHome = join(home, ".codex");
       write(
@@ -125,17 +119,8 @@ export function agentRun(id: AgentId, base: string, url: string, opts: { home?: 
           ``,
         ].join("\n"),
       );
-      return {
-        id,
-        home,
-        workspace,
-        launch: {
-          command: process.execPath,
-          args: [pkg("codex", "@agentclientprotocol", "codex-acp", "dist", "index.js")],
-          // read-only: escalations come to the client as permission requests (the default mode sends them to an AI reviewer that fails offline).
-          env: { ...env, CODEX_HOME: codexHome, FAKE_API_KEY: "dummy", MODEL_PROVIDER: "fake", NO_BROWSER: "1", INITIAL_AGENT_MODE: "read-only" },
-        },
-      };
+      // read-only: escalations come to the client as permission requests (the default mode sends them to an AI reviewer that fails offline).
+      return node(["@agentclientprotocol", "codex-acp", "dist", "index.js"], [], { ...env, CODEX_HOME: codexHome, FAKE_API_KEY: "dummy", MODEL_PROVIDER: "fake", NO_BROWSER: "1", INITIAL_AGENT_MODE: "read-only" });
     }
     case "gemini": {
       const gHome = geminiHome(home, { security: { auth: { selectedType: "gemini-api-key" } } });
@@ -156,16 +141,7 @@ export function agentRun(id: AgentId, base: string, url: string, opts: { home?: 
         telemetry: { enabled: false },
         general: { enableAutoUpdate: false, disableAutoUpdate: true, disableUpdateNag: true },
       });
-      return {
-        id,
-        home,
-        workspace,
-        launch: {
-          command: process.execPath,
-          args: [pkg("qwen", "@qwen-code", "qwen-code", "cli-entry.js"), "--acp", "--approval-mode", "default"],
-          env: { ...env, OPENAI_API_KEY: "dummy", OPENAI_BASE_URL: v1, OPENAI_MODEL: FAKE_MODEL },
-        },
-      };
+      return node(["@qwen-code", "qwen-code", "cli-entry.js"], ["--acp", "--approval-mode", "default"], { ...env, OPENAI_API_KEY: "dummy", OPENAI_BASE_URL: v1, OPENAI_MODEL: FAKE_MODEL });
     case "opencode":
       write(join(home, ".config", "opencode", "opencode.json"), {
         $schema: "https://opencode.ai/config.json",
@@ -182,63 +158,40 @@ export function agentRun(id: AgentId, base: string, url: string, opts: { home?: 
         },
         permission: { bash: { "*": "allow", "touch *": "ask" } },
       });
-      return {
-        id,
-        home,
-        workspace,
-        launch: {
-          command: pkg("opencode", "opencode-ai", "bin", "opencode.exe"),
-          args: ["acp"],
-          env: {
-            ...env,
-            OPENCODE_DISABLE_AUTOUPDATE: "1",
-            OPENCODE_DISABLE_MODELS_FETCH: "1",
-            OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
-            OPENCODE_DISABLE_SHARE: "1",
-            OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
-          },
+      return run({
+        command: pkg("opencode", "opencode-ai", "bin", "opencode.exe"),
+        args: ["acp"],
+        env: {
+          ...env,
+          OPENCODE_DISABLE_AUTOUPDATE: "1",
+          OPENCODE_DISABLE_MODELS_FETCH: "1",
+          OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+          OPENCODE_DISABLE_SHARE: "1",
+          OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
         },
-      };
+      });
     case "pi": {
       const models = [FAKE_MODEL, FAKE_MODEL_2].map((m) => ({ id: m, name: m, reasoning: true, input: ["text"], contextWindow: 128000, maxTokens: 8192, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } }));
       write(join(home, ".pi", "agent", "models.json"), { providers: { fake: { baseUrl: v1, api: "openai-completions", apiKey: "dummy", models } } });
       write(join(home, ".pi", "agent", "settings.json"), { defaultProvider: "fake", defaultModel: FAKE_MODEL, quietStartup: true });
-      return {
-        id,
-        home,
-        workspace,
-        launch: {
-          command: process.execPath,
-          args: [pkg("pi", "pi-acp", "dist", "index.js")],
-          // pi-acp starts `pi` from PATH: the pinned one first.
-          env: { ...env, PATH: `${pkg("pi", ".bin")}:${env.PATH}`, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1" },
-        },
-      };
+      // pi-acp starts `pi` from PATH: the pinned one first.
+      return node(["pi-acp", "dist", "index.js"], [], { ...env, PATH: `${pkg("pi", ".bin")}:${env.PATH}`, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1" });
     }
     case "copilot": {
       // Copilot unpacks ~235 MB into its package cache on first start: one folder for every run.
       const pkgCache = opts.sharedCache ?? join(installer.agentDir("copilot"), "pkg-cache");
-      return {
-        id,
-        home,
-        workspace,
-        launch: {
-          command: process.execPath,
-          args: [pkg("copilot", "@github", "copilot", "npm-loader.js"), "--acp", "--stdio"],
-          env: {
-            ...env,
-            COPILOT_OFFLINE: "true",
-            COPILOT_AUTO_UPDATE: "false",
-            COPILOT_PROVIDER_BASE_URL: v1,
-            COPILOT_PROVIDER_API_KEY: "dummy",
-            COPILOT_PROVIDER_TYPE: "openai",
-            COPILOT_MODEL: FAKE_MODEL,
-            COPILOT_HOME: join(home, ".copilot"),
-            COPILOT_CACHE_HOME: join(home, ".cache", "copilot"),
-            COPILOT_PKG_CACHE_HOME: pkgCache,
-          },
-        },
-      };
+      return node(["@github", "copilot", "npm-loader.js"], ["--acp", "--stdio"], {
+        ...env,
+        COPILOT_OFFLINE: "true",
+        COPILOT_AUTO_UPDATE: "false",
+        COPILOT_PROVIDER_BASE_URL: v1,
+        COPILOT_PROVIDER_API_KEY: "dummy",
+        COPILOT_PROVIDER_TYPE: "openai",
+        COPILOT_MODEL: FAKE_MODEL,
+        COPILOT_HOME: join(home, ".copilot"),
+        COPILOT_CACHE_HOME: join(home, ".cache", "copilot"),
+        COPILOT_PKG_CACHE_HOME: pkgCache,
+      });
     }
   }
 }

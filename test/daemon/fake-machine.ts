@@ -1,6 +1,7 @@
 /** Plays the Machine DO side of the tunnel in tests: a real `ws` server recording frames per connection. */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach } from "vitest";
 import { WebSocketServer, type WebSocket } from "ws";
 import { DaemonFrame } from "../../shared/tunnel-protocol";
 
@@ -62,5 +63,21 @@ export async function machineServer(opts: { status?: number; port?: number; auto
 }
 
 export type MachineServer = Awaited<ReturnType<typeof machineServer>>;
+
+/**
+ * machineServer whose servers close after the test that made them (an afterEach; after hooks run in reverse,
+ * so register this before a hook that stops a client of them).
+ */
+export function useMachineServers(): typeof machineServer {
+  const made: MachineServer[] = [];
+  afterEach(async () => {
+    for (const s of made.splice(0)) await s.close();
+  });
+  return async (opts) => {
+    const s = await machineServer(opts);
+    made.push(s);
+    return s;
+  };
+}
 export const eventNs = (c: Conn) => c.frames.flatMap((f) => (f.type === "event" ? [f.n] : []));
 export const sendFrame = (ws: WebSocket, frame: unknown) => ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));

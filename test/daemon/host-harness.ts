@@ -2,11 +2,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { afterEach } from "vitest";
 import { DaemonEvent, type MachineCommand } from "../../shared/tunnel-protocol";
 import { AGENT_PRESETS, demoLaunch, type ResolvedAgent } from "../../daemon/src/agent-presets";
 import { createSessionHost, type SessionHost } from "../../daemon/src/session-host";
 import type { SessionTimeouts } from "../../daemon/src/session-timeouts";
 import type { Logger } from "../../daemon/src/log";
+import { startDaemon, type RunningDaemon } from "../../daemon/src/index";
 
 export type Recorder = {
   events: DaemonEvent[];
@@ -47,6 +49,35 @@ export const FAST_DEMO_ENV = { DEMO_PACE_MS: "2", DEMO_SLEEP_UNIT_MS: "50" };
 
 export function tmpDir(prefix: string): string {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+}
+
+/**
+ * tmpDir whose directories go after each test (an afterEach; after hooks run in reverse, so register this
+ * before a hook that stops what still writes in them).
+ */
+/** startDaemon whose daemons stop after the test that started them (an afterEach: see useTmpDirs on order). */
+export function useDaemons(): typeof startDaemon {
+  const started: RunningDaemon[] = [];
+  afterEach(async () => {
+    for (const d of started.splice(0)) await d.stop();
+  });
+  return async (options) => {
+    const d = await startDaemon(options);
+    started.push(d);
+    return d;
+  };
+}
+
+export function useTmpDirs(): (prefix: string) => string {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const d of made.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  });
+  return (prefix) => {
+    const dir = tmpDir(prefix);
+    made.push(dir);
+    return dir;
+  };
 }
 
 export function demoAgent(env: Record<string, string>): ResolvedAgent {

@@ -1,22 +1,15 @@
 /** Capabilities learnt from a session's initialize replace the static preset's, are cached and announced. */
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startDaemon, type RunningDaemon } from "../../daemon/src/index";
+import { describe, expect, it } from "vitest";
 import { capabilitiesFrom } from "../../daemon/src/agent-config";
-import { machineServer, sendFrame, type MachineServer } from "./fake-machine";
-import { FAST_DEMO_ENV, tmpDir } from "./host-harness";
+import { sendFrame, useMachineServers } from "./fake-machine";
+import { FAST_DEMO_ENV, useDaemons, useTmpDirs } from "./host-harness";
 
 const TOKEN = "tok-abcdef-0123456789";
-let srv: MachineServer | null = null;
-let daemon: RunningDaemon | null = null;
-const dirs: string[] = [];
-afterEach(async () => {
-  await daemon?.stop();
-  await srv?.close();
-  daemon = srv = null;
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const tempDir = useTmpDirs();
+const machineServer = useMachineServers();
+const startDaemon = useDaemons();
 
 describe("capabilitiesFrom", () => {
   it("reads what claude-agent-acp / codex-acp answer (top-level steering, sessionCapabilities.resume)", () => {
@@ -32,15 +25,14 @@ describe("capabilitiesFrom", () => {
 
 describe("learnt capabilities (daemon + fake Machine)", () => {
   it("after a session the agents frame corrects the preset, the file keeps it, and the next hello carries it", async () => {
-    srv = await machineServer();
-    const root = tmpDir("baton-root-");
-    const state = tmpDir("baton-state-");
-    const conf = tmpDir("baton-conf-");
-    dirs.push(root, state, conf);
+    const srv = await machineServer();
+    const root = tempDir("baton-root-");
+    const state = tempDir("baton-state-");
+    const conf = tempDir("baton-conf-");
     const capabilitiesFile = path.join(conf, "agent-capabilities.json");
     const start = () =>
       startDaemon({
-        server: srv!.url,
+        server: srv.url,
         token: TOKEN,
         roots: [root],
         agents: ["demo"],
@@ -49,8 +41,8 @@ describe("learnt capabilities (daemon + fake Machine)", () => {
         logSink: () => {},
         capabilitiesFile,
       });
-    daemon = await start();
-    await srv.until(() => srv!.conns[0]?.frames.length === 1);
+    let daemon = await start();
+    await srv.until(() => srv.conns[0]?.frames.length === 1);
     const conn = srv.conns[0]!;
     const hello = conn.frames[0]!;
     if (hello.type !== "hello") throw new Error("unreachable");
@@ -73,7 +65,7 @@ describe("learnt capabilities (daemon + fake Machine)", () => {
 
     await daemon.stop();
     daemon = await start();
-    await srv.until(() => srv!.conns[1]?.frames.length === 1);
+    await srv.until(() => srv.conns[1]?.frames.length === 1);
     const again = srv.conns[1]!.frames[0]!;
     if (again.type !== "hello") throw new Error("unreachable");
     expect(again.agents[0]!.capabilities.loadSession).toBe(false);

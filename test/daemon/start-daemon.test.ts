@@ -2,33 +2,25 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DaemonEvent } from "../../shared/tunnel-protocol";
-import { startDaemon, type RunningDaemon } from "../../daemon/src/index";
-import { machineServer, sendFrame, type Conn, type MachineServer } from "./fake-machine";
-import { FAST_DEMO_ENV, tmpDir } from "./host-harness";
+import { sendFrame, useMachineServers, type Conn } from "./fake-machine";
+import { FAST_DEMO_ENV, useDaemons, useTmpDirs } from "./host-harness";
 
 const TOKEN = "tok-abcdef-0123456789";
 const events = (c: Conn): DaemonEvent[] => c.frames.flatMap((f) => (f.type === "event" ? [f.event] : []));
 
-let srv: MachineServer | null = null;
-let daemon: RunningDaemon | null = null;
-const dirs: string[] = [];
-afterEach(async () => {
-  await daemon?.stop();
-  await srv?.close();
-  daemon = srv = null;
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const tempDir = useTmpDirs();
+const machineServer = useMachineServers();
+const startDaemon = useDaemons();
 
 describe("startDaemon (in-process) against a fake Machine DO", () => {
   it("advertises the demo agent, runs a session through the tunnel and acks commands", async () => {
-    srv = await machineServer();
-    const root = tmpDir("baton-root-");
-    const state = tmpDir("baton-state-");
-    dirs.push(root, state);
+    const srv = await machineServer();
+    const root = tempDir("baton-root-");
+    const state = tempDir("baton-state-");
     const logs: string[] = [];
-    daemon = await startDaemon({
+    const daemon = await startDaemon({
       server: srv.url,
       token: TOKEN,
       roots: [root, path.join(root, "missing")],
@@ -37,7 +29,7 @@ describe("startDaemon (in-process) against a fake Machine DO", () => {
       logSink: (_l, line) => logs.push(line),
       hostname: "box-1",
     });
-    await srv.until(() => srv!.conns[0]?.frames.length === 1);
+    await srv.until(() => srv.conns[0]?.frames.length === 1);
     const conn = srv.conns[0]!;
     const hello = conn.frames[0]!;
     expect(hello).toMatchObject({ type: "hello", hostname: "box-1", roots: [root], sessions: [], lastSeenDown: 0 });
@@ -64,7 +56,7 @@ describe("startDaemon (in-process) against a fake Machine DO", () => {
 
     // a reconnect reports the live session and what was processed
     conn.ws.terminate();
-    await srv.until(() => srv!.conns[1]?.frames.length === 1, 4000);
+    await srv.until(() => srv.conns[1]?.frames.length === 1, 4000);
     expect(srv.conns[1]!.frames[0]).toMatchObject({
       type: "hello",
       epoch: daemon.epoch,
@@ -93,11 +85,10 @@ describe("baton CLI (spawned)", () => {
   });
 
   it.skipIf(process.platform !== "linux")("runs a session from the real CLI and kills the agent process on SIGTERM", async () => {
-    srv = await machineServer();
-    const root = tmpDir("baton-root-");
-    const state = tmpDir("baton-state-");
-    const cfgDir = tmpDir("baton-cfg-");
-    dirs.push(root, state, cfgDir);
+    const srv = await machineServer();
+    const root = tempDir("baton-root-");
+    const state = tempDir("baton-state-");
+    const cfgDir = tempDir("baton-cfg-");
     fs.writeFileSync(path.join(cfgDir, "config.json"), JSON.stringify({ server: srv.url, roots: [root] }));
     const child = spawn(process.execPath, [BIN, "daemon", "--config", path.join(cfgDir, "config.json"), "--agent", "demo"], {
       env: { ...process.env, BATON_TOKEN: TOKEN, BATON_SERVER: "", BATON_ROOTS: "", ...FAST_DEMO_ENV, DEMO_STATE_DIR: state },
@@ -108,7 +99,7 @@ describe("baton CLI (spawned)", () => {
     child.stdout.on("data", (d) => (output += String(d)));
     const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
     try {
-      await srv.until(() => srv!.conns[0]?.frames.length === 1, 8000);
+      await srv.until(() => srv.conns[0]?.frames.length === 1, 8000);
       const conn = srv.conns[0]!;
       expect(conn.headers["x-baton-machine-token"]).toBe(TOKEN);
       sendFrame(conn.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });

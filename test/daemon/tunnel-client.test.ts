@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { TUNNEL_PATH, TUNNEL_TOKEN_HEADER, type DaemonEvent, type MachineCommand } from "../../shared/tunnel-protocol";
 import { makeLogger } from "../../daemon/src/log";
 import { createTunnelClient, tunnelUrl, type TunnelClient } from "../../daemon/src/tunnel-client";
-import { eventNs, machineServer, sendFrame, sendFrame as send, type MachineServer } from "./fake-machine";
+import { eventNs, sendFrame, sendFrame as send, useMachineServers } from "./fake-machine";
 
 const TOKEN = "secret-machine-token-123";
 
@@ -12,13 +12,11 @@ const ev = (i: number): DaemonEvent => ({
   update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `chunk ${i}` } },
 });
 
+const machineServer = useMachineServers();
 let client: TunnelClient | null = null;
-let srv: MachineServer | null = null;
 afterEach(async () => {
   await client?.stop();
-  await srv?.close();
   client = null;
-  srv = null;
 });
 
 function makeClient(server: string, extra: Partial<Parameters<typeof createTunnelClient>[0]> = {}) {
@@ -36,6 +34,24 @@ function makeClient(server: string, extra: Partial<Parameters<typeof createTunne
   return { c, logs, commands };
 }
 
+/** A fake Machine (`machine`) and a started client on it (also the file's `client`), once the client's hello is on the first connection. */
+async function startedClient(server: Parameters<typeof machineServer>[0] = {}, extra: Parameters<typeof makeClient>[1] = {}) {
+  const s = await machineServer(server);
+  const made = makeClient(s.url, extra);
+  client = made.c;
+  made.c.start();
+  await s.until(() => s.conns[0]?.frames.length === 1);
+  return { ...made, machine: s, conn: s.conns[0]! };
+}
+
+/** startedClient, welcomed (lastSeenUp 0), once the client says it is connected. */
+async function connectedClient(extra: Parameters<typeof makeClient>[1] = {}) {
+  const started = await startedClient({}, extra);
+  send(started.conn.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
+  await started.machine.until(() => started.c.status === "connected");
+  return started;
+}
+
 describe("tunnel client", () => {
   it("builds the tunnel URL from the server URL (http→ws, https→wss, no token)", () => {
     expect(tunnelUrl("http://localhost:8787")).toBe(`ws://localhost:8787${TUNNEL_PATH}`);
@@ -44,12 +60,12 @@ describe("tunnel client", () => {
   });
 
   it("says hello with the token in the header, numbers events, resends the unacked tail after a kill", async () => {
-    srv = await machineServer();
+    const srv = await machineServer();
     const { c, logs } = makeClient(srv.url);
     client = c;
     c.send(ev(1)); // queued before connecting
     c.start();
-    await srv.until(() => srv!.conns.length === 1 && srv!.conns[0]!.frames.length >= 1);
+    await srv.until(() => srv.conns.length === 1 && srv.conns[0]!.frames.length >= 1);
     const first = srv.conns[0]!;
     expect(first.headers[TUNNEL_TOKEN_HEADER]).toBe(TOKEN);
     expect(first.url).toBe(TUNNEL_PATH);
@@ -68,7 +84,7 @@ describe("tunnel client", () => {
     // the server dies mid-stream; the daemon keeps producing meanwhile
     first.ws.terminate();
     for (let i = 6; i <= 8; i++) c.send(ev(i));
-    await srv.until(() => srv!.conns.length === 2 && srv!.conns[1]!.frames.length >= 1);
+    await srv.until(() => srv.conns.length === 2 && srv.conns[1]!.frames.length >= 1);
     const second = srv.conns[1]!;
     expect(second.frames[0]).toMatchObject({ type: "hello", epoch: c.epoch });
     // welcome with 0: the acked 1–2 are gone from the outbox, so only 3… comes again
@@ -77,7 +93,7 @@ describe("tunnel client", () => {
     expect(eventNs(second)).toEqual([3, 4, 5, 6, 7, 8]);
 
     second.ws.terminate();
-    await srv.until(() => srv!.conns.length === 3 && srv!.conns[2]!.frames.length >= 1);
+    await srv.until(() => srv.conns.length === 3 && srv.conns[2]!.frames.length >= 1);
     const third = srv.conns[2]!;
     // the machine had processed up to 6 (its acks were lost with the socket)
     send(third.ws, { type: "welcome", machineId: "m1", lastSeenUp: 6 });
@@ -106,40 +122,31 @@ describe("tunnel client", () => {
   });
 
   it("hands each command over once (duplicates skipped) and acks all, reporting lastSeenDown on reconnect", async () => {
-    srv = await machineServer();
-    const { c, commands } = makeClient(srv.url);
-    client = c;
-    c.start();
-    await srv.until(() => srv!.conns[0]?.frames.length === 1);
-    const first = srv.conns[0]!;
+    const { commands, conn: first, machine } = await startedClient();
     send(first.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
     const cmd = (n: number) => ({ type: "command", n, command: { t: "cancel", sessionId: `s${n}` } });
     send(first.ws, cmd(1));
     send(first.ws, cmd(2));
     send(first.ws, cmd(2)); // a resend
-    await srv.until(() => first.frames.filter((f) => f.type === "ack").length === 3);
+    await machine.until(() => first.frames.filter((f) => f.type === "ack").length === 3);
     expect(first.frames.filter((f) => f.type === "ack").map((f) => (f as { n: number }).n)).toEqual([1, 2, 2]);
     expect(commands.map((x) => x.sessionId)).toEqual(["s1", "s2"]);
 
     first.ws.terminate();
-    await srv.until(() => srv!.conns[1]?.frames.length === 1);
-    const second = srv.conns[1]!;
+    await machine.until(() => machine.conns[1]?.frames.length === 1);
+    const second = machine.conns[1]!;
     expect(second.frames[0]).toMatchObject({ type: "hello", lastSeenDown: 2 });
     send(second.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
     send(second.ws, cmd(2));
     send(second.ws, cmd(3));
-    await srv.until(() => second.frames.filter((f) => f.type === "ack").length === 2);
+    await machine.until(() => second.frames.filter((f) => f.type === "ack").length === 2);
     expect(commands.map((x) => x.sessionId)).toEqual(["s1", "s2", "s3"]);
   });
 
   it("logs and ignores malformed frames, acks an unreadable numbered command, logs error frames", async () => {
-    srv = await machineServer();
     const invalid: string[] = [];
-    const { c, logs, commands } = makeClient(srv.url, { onInvalidCommand: (_raw, reason) => invalid.push(reason) });
-    client = c;
-    c.start();
-    await srv.until(() => srv!.conns[0]?.frames.length === 1);
-    const ws = srv.conns[0]!.ws;
+    const { c, logs, commands, conn, machine } = await startedClient({}, { onInvalidCommand: (_raw, reason) => invalid.push(reason) });
+    const ws = conn.ws;
     send(ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
     send(ws, "this is not json {");
     send(ws, { type: "bogus" });
@@ -149,7 +156,7 @@ describe("tunnel client", () => {
     send(ws, { type: "command", n: 1, command: { t: "explode", sessionId: "s1" } });
     send(ws, { type: "error", code: "BAD_FRAME", message: "hello first" });
     send(ws, { type: "command", n: 2, command: { t: "cancel", sessionId: "s2" } });
-    await srv.until(() => srv!.conns[0]!.frames.filter((f) => f.type === "ack").length === 2);
+    await machine.until(() => machine.conns[0]!.frames.filter((f) => f.type === "ack").length === 2);
     expect(commands.map((x) => x.sessionId)).toEqual(["s2"]);
     expect(invalid).toHaveLength(1);
     expect(logs.filter((l) => l.includes("ignored")).length).toBeGreaterThanOrEqual(5);
@@ -158,13 +165,13 @@ describe("tunnel client", () => {
   });
 
   it("a 401 on upgrade is reported clearly and retried slowly, without crashing", async () => {
-    srv = await machineServer({ status: 401 });
+    const srv = await machineServer({ status: 401 });
     const statuses: string[] = [];
     const { c, logs } = makeClient(srv.url, { authRetryMs: 300, onStatus: (s) => statuses.push(s) });
     client = c;
     c.start();
     const t0 = Date.now();
-    await srv.until(() => srv!.upgrades >= 2);
+    await srv.until(() => srv.upgrades >= 2);
     await new Promise((r) => setTimeout(r, 700));
     // Slow retries (~150–300 ms apart here), not a hot loop: bounded by the time it had, however loaded.
     expect(srv.upgrades).toBeLessThanOrEqual(2 + Math.ceil((Date.now() - t0) / 150));
@@ -177,51 +184,38 @@ describe("tunnel client", () => {
   });
 
   it("close code 4401 (token revoked) is reported once and retried slowly, without crashing", async () => {
-    srv = await machineServer();
-    const { c, logs } = makeClient(srv.url, { authRetryMs: 300 });
-    client = c;
-    c.start();
-    await srv.until(() => srv!.conns[0]?.frames.length === 1);
-    sendFrame(srv.conns[0]!.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
-    await srv.until(() => c.status === "connected");
-    srv.conns[0]!.ws.close(4401, "token revoked");
-    await srv.until(() => c.status === "unauthorized");
-    srv.conns[1]?.ws.close(4401, "token revoked");
+    const { c, logs, machine } = await connectedClient({ authRetryMs: 300 });
+    machine.conns[0]!.ws.close(4401, "token revoked");
+    await machine.until(() => c.status === "unauthorized");
+    machine.conns[1]?.ws.close(4401, "token revoked");
     await new Promise((r) => setTimeout(r, 100));
-    expect(srv.conns.length).toBeLessThanOrEqual(2); // not a hot loop (backoff here is 20 ms)
-    await srv.until(() => srv!.conns.length >= 2, 2000);
-    srv.conns[1]!.ws.close(4401, "token revoked");
+    expect(machine.conns.length).toBeLessThanOrEqual(2); // not a hot loop (backoff here is 20 ms)
+    await machine.until(() => machine.conns.length >= 2, 2000);
+    machine.conns[1]!.ws.close(4401, "token revoked");
     await new Promise((r) => setTimeout(r, 100));
     expect(logs.filter((l) => l.includes("token was revoked"))).toHaveLength(1);
     expect(logs.join("\n")).not.toContain(TOKEN);
   });
 
   it("an overloaded Machine (RATE_LIMITED, close 1013): logged, redialled with normal backoff, unacked events resent", async () => {
-    srv = await machineServer();
-    const { c, logs } = makeClient(srv.url);
-    client = c;
-    c.start();
-    await srv.until(() => srv!.conns[0]?.frames.length === 1);
-    sendFrame(srv.conns[0]!.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
-    await srv.until(() => c.status === "connected");
+    const { c, logs, machine } = await connectedClient();
     for (let i = 1; i <= 5; i++) c.send(ev(i));
-    await srv.until(() => eventNs(srv!.conns[0]!).length > 0);
-    sendFrame(srv.conns[0]!.ws, { type: "ack", n: 2 });
-    sendFrame(srv.conns[0]!.ws, { type: "error", code: "RATE_LIMITED", message: "tunnel backlog full: reconnect and resend unacked events" });
-    srv.conns[0]!.ws.close(1013, "tunnel backlog full");
-    await srv.until(() => srv!.conns[1]?.frames.length === 1, 2000); // hello on a new connection
-    sendFrame(srv.conns[1]!.ws, { type: "welcome", machineId: "m1", lastSeenUp: 2 });
-    await srv.until(() => eventNs(srv!.conns[1]!).includes(5));
-    expect(eventNs(srv.conns[1]!)).toEqual([3, 4, 5]);
+    await machine.until(() => eventNs(machine.conns[0]!).length > 0);
+    sendFrame(machine.conns[0]!.ws, { type: "ack", n: 2 });
+    sendFrame(machine.conns[0]!.ws, { type: "error", code: "RATE_LIMITED", message: "tunnel backlog full: reconnect and resend unacked events" });
+    machine.conns[0]!.ws.close(1013, "tunnel backlog full");
+    await machine.until(() => machine.conns[1]?.frames.length === 1, 2000); // hello on a new connection
+    sendFrame(machine.conns[1]!.ws, { type: "welcome", machineId: "m1", lastSeenUp: 2 });
+    await machine.until(() => eventNs(machine.conns[1]!).includes(5));
+    expect(eventNs(machine.conns[1]!)).toEqual([3, 4, 5]);
     expect(c.status).toBe("connected");
     expect(logs.join("\n")).toContain("RATE_LIMITED");
   });
 
   it("keeps retrying while the server is down; events queued meanwhile arrive once it is back", async () => {
-    srv = await machineServer();
-    const port = Number(new URL(srv.url).port);
-    await srv.close();
-    srv = null;
+    const down = await machineServer();
+    const port = Number(new URL(down.url).port);
+    await down.close();
     const { c } = makeClient(`http://127.0.0.1:${port}`);
     client = c;
     c.start();
@@ -229,52 +223,37 @@ describe("tunnel client", () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(c.status).not.toBe("connected");
     c.send(ev(2));
-    srv = await machineServer({ port });
-    await srv.until(() => srv!.conns[0]?.frames.length === 1, 3000);
+    const srv = await machineServer({ port });
+    await srv.until(() => srv.conns[0]?.frames.length === 1, 3000);
     send(srv.conns[0]!.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
-    await srv.until(() => eventNs(srv!.conns[0]!).length === 2);
+    await srv.until(() => eventNs(srv.conns[0]!).length === 2);
     expect(eventNs(srv.conns[0]!)).toEqual([1, 2]);
     await c.stop();
     expect(c.status).toBe("stopped");
   });
 
   it("heartbeat: a silent server (no pongs) is dropped and redialled; a healthy one is kept", async () => {
-    srv = await machineServer({ autoPong: false });
-    const { c, logs } = makeClient(srv.url, { heartbeatMs: 40 });
-    client = c;
-    c.start();
-    await srv.until(() => srv!.conns[0]?.frames.length === 1);
-    sendFrame(srv.conns[0]!.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
-    await srv.until(() => srv!.conns.length >= 2, 2000);
+    const { c, logs, conn, machine: silent } = await startedClient({ autoPong: false }, { heartbeatMs: 40 });
+    sendFrame(conn.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
+    await silent.until(() => silent.conns.length >= 2, 2000);
     expect(logs.some((l) => l.includes("heartbeat lost"))).toBe(true);
     await c.stop();
-    await srv.close();
+    await silent.close();
 
-    srv = await machineServer();
-    const healthy = makeClient(srv.url, { heartbeatMs: 40 });
-    client = healthy.c;
-    healthy.c.start();
-    await srv.until(() => srv!.conns[0]?.frames.length === 1);
-    sendFrame(srv.conns[0]!.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
+    const healthy = await startedClient({}, { heartbeatMs: 40 });
+    sendFrame(healthy.conn.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
     await new Promise((r) => setTimeout(r, 400));
-    expect(srv.conns).toHaveLength(1);
+    expect(healthy.machine.conns).toHaveLength(1);
     expect(healthy.c.status).toBe("connected");
   });
 
   it("while two frames wait for acks, events sent tick after tick coalesce into one frame sent on the next ack", async () => {
-    srv = await machineServer();
-    const { c } = makeClient(srv.url);
-    client = c;
-    c.start();
-    await srv.until(() => srv!.conns[0]?.frames.length === 1);
-    const conn = srv.conns[0]!;
-    send(conn.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
-    await srv.until(() => c.status === "connected");
+    const { c, conn, machine } = await connectedClient();
     const tick = () => new Promise((r) => setImmediate(r));
     c.send(ev(1));
-    await srv.until(() => eventNs(conn).length === 1);
+    await machine.until(() => eventNs(conn).length === 1);
     c.send(ev(2));
-    await srv.until(() => eventNs(conn).length === 2);
+    await machine.until(() => eventNs(conn).length === 2);
     const before = conn.messages;
     for (let i = 3; i <= 40; i++) {
       c.send(ev(i));
@@ -283,26 +262,19 @@ describe("tunnel client", () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(conn.messages).toBe(before); // window full: nothing more on the socket
     send(conn.ws, { type: "ack", n: 1 });
-    await srv.until(() => eventNs(conn).length === 40);
+    await machine.until(() => eventNs(conn).length === 40);
     expect(eventNs(conn)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     expect(conn.messages - before).toBe(1);
   });
 
   it("a frame that is never acked does not hold events back for good", async () => {
-    srv = await machineServer();
-    const { c } = makeClient(srv.url);
-    client = c;
-    c.start();
-    await srv.until(() => srv!.conns[0]?.frames.length === 1);
-    const conn = srv.conns[0]!;
-    send(conn.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
-    await srv.until(() => c.status === "connected");
+    const { c, conn, machine } = await connectedClient();
     c.send(ev(1));
-    await srv.until(() => eventNs(conn).length === 1);
+    await machine.until(() => eventNs(conn).length === 1);
     c.send(ev(2));
-    await srv.until(() => eventNs(conn).length === 2);
+    await machine.until(() => eventNs(conn).length === 2);
     c.send(ev(3)); // no acks ever: released after the stall timeout
-    await srv.until(() => eventNs(conn).length === 3, 10_000);
+    await machine.until(() => eventNs(conn).length === 3, 10_000);
     expect(eventNs(conn)).toEqual([1, 2, 3]);
   });
 });

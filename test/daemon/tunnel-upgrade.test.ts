@@ -4,19 +4,18 @@ import { afterEach, describe, expect, it } from "vitest";
 import { makeLogger } from "../../daemon/src/log";
 import { createTunnelClient, type TunnelClient } from "../../daemon/src/tunnel-client";
 import { CLOSE_UPGRADE_REQUIRED, TUNNEL_PROTOCOL_VERSION, upgradeCommand } from "../../shared/protocol-version";
-import { machineServer, sendFrame, type MachineServer } from "./fake-machine";
+import { sendFrame, useMachineServers } from "./fake-machine";
 
+const machineServer = useMachineServers();
 let client: TunnelClient | null = null;
-let srv: MachineServer | null = null;
 afterEach(async () => {
   await client?.stop();
-  await srv?.close();
-  client = srv = null;
+  client = null;
 });
 
 describe("tunnel protocol version (daemon side)", () => {
   it("hello carries the protocol version; a 4426 refusal is said once and retried slowly", async () => {
-    srv = await machineServer();
+    const srv = await machineServer();
     const logs: string[] = [];
     const statuses: string[] = [];
     const c = createTunnelClient({
@@ -31,14 +30,14 @@ describe("tunnel protocol version (daemon side)", () => {
     });
     client = c;
     c.start();
-    await srv.until(() => srv!.conns[0]?.frames.length === 1);
+    await srv.until(() => srv.conns[0]?.frames.length === 1);
     expect(srv.conns[0]!.frames[0]).toMatchObject({ type: "hello", protocolVersion: TUNNEL_PROTOCOL_VERSION });
     // What the Machine does with an incompatible daemon: an error frame, then close 4426.
     sendFrame(srv.conns[0]!.ws, { type: "error", code: "UPGRADE_REQUIRED", message: `too old. Upgrade the daemon: ${upgradeCommand}` });
     srv.conns[0]!.ws.close(CLOSE_UPGRADE_REQUIRED, `upgrade the daemon: ${upgradeCommand}`);
     const t0 = Date.now();
     await srv.until(() => c.status === "incompatible");
-    await srv.until(() => srv!.conns.length === 2 && srv!.conns[1]!.frames.length === 1, 3000);
+    await srv.until(() => srv.conns.length === 2 && srv.conns[1]!.frames.length === 1, 3000);
     // The normal backoff here is 10–20 ms; the redial waited for the slow retry (400 ms, jittered to ≥ 200 ms).
     expect(Date.now() - t0).toBeGreaterThanOrEqual(200);
     srv.conns[1]!.ws.close(CLOSE_UPGRADE_REQUIRED, `upgrade the daemon: ${upgradeCommand}`);

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
 import { DaemonEvent } from "../../shared/tunnel-protocol";
 import { chunkText, parseDemoScript } from "../../daemon/demo-agent/demo-script";
@@ -10,12 +10,9 @@ import { backoffDelay } from "../../daemon/src/backoff";
 import { UsageError, parseCli } from "../../daemon/src/cli-args";
 import { fitEvent } from "../../daemon/src/frame-fit";
 import { redact } from "../../daemon/src/log";
-import { tmpDir } from "./host-harness";
+import { useTmpDirs } from "./host-harness";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const tempDir = useTmpDirs();
 
 function fakeBin(dir: string, name: string): string {
   const p = path.join(dir, name);
@@ -25,9 +22,8 @@ function fakeBin(dir: string, name: string): string {
 
 describe("agent presets", () => {
   it("advertises only agents found on the machine (PATH, local packages) plus the demo", () => {
-    const bin = tmpDir("baton-bin-");
-    const cwd = tmpDir("baton-cwd-");
-    dirs.push(bin, cwd);
+    const bin = tempDir("baton-bin-");
+    const cwd = tempDir("baton-cwd-");
     const gemini = fakeBin(bin, "gemini");
     fakeBin(bin, "opencode");
     // a locally installed npx package (no network involved)
@@ -44,8 +40,7 @@ describe("agent presets", () => {
   });
 
   it("custom agents from the config, --agent filter, DEMO_STEERING=0 reflected in the demo's capabilities", () => {
-    const bin = tmpDir("baton-bin-");
-    dirs.push(bin);
+    const bin = tempDir("baton-bin-");
     const mine = fakeBin(bin, "my-agent");
     const env = { PATH: bin, HOME: bin, DEMO_STEERING: "0" };
     const custom: CustomAgent[] = [
@@ -60,8 +55,7 @@ describe("agent presets", () => {
   });
 
   it("a custom agent with a preset's id replaces the preset and keeps its label and capabilities", () => {
-    const bin = tmpDir("baton-bin-");
-    dirs.push(bin);
+    const bin = tempDir("baton-bin-");
     fakeBin(bin, "gemini");
     const pinned = fakeBin(bin, "pinned-gemini");
     const env = { PATH: bin, HOME: bin };
@@ -81,8 +75,7 @@ describe("cli args", () => {
   const noConfig = { BATON_CONFIG: "", XDG_CONFIG_HOME: "/nonexistent-config-home" };
 
   it("flags beat env beat config file; roots resolved; --agent repeatable", () => {
-    const cfgDir = tmpDir("baton-cfg-");
-    dirs.push(cfgDir);
+    const cfgDir = tempDir("baton-cfg-");
     const file = path.join(cfgDir, "c.json");
     fs.writeFileSync(file, JSON.stringify({ server: "https://file.example", token: "file-token", roots: ["/r1"], budget: 2, agents: [{ id: "x", command: "x" }] }));
     const fromFile = parseCli(["daemon", "--config", file], noConfig, cwd);
@@ -112,8 +105,7 @@ describe("cli args", () => {
     expect(() => parseCli(["daemon", "--bogus"], noConfig, cwd)).toThrow(UsageError);
     expect(() => parseCli(["daemon", "--server"], noConfig, cwd)).toThrow(/needs a value/);
     expect(() => parseCli(["fly"], noConfig, cwd)).toThrow(/unknown command/);
-    const cfgDir = tmpDir("baton-cfg-");
-    dirs.push(cfgDir);
+    const cfgDir = tempDir("baton-cfg-");
     fs.writeFileSync(path.join(cfgDir, "bad.json"), "{ nope");
     expect(() => parseCli(["daemon", "--config", path.join(cfgDir, "bad.json")], noConfig, cwd)).toThrow(/not valid JSON/);
     fs.writeFileSync(path.join(cfgDir, "bad2.json"), JSON.stringify({ roots: "not-a-list" }));

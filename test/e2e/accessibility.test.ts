@@ -1,24 +1,16 @@
 // axe-core over the main views, desktop and phone: the session list, the session view (idle, mid-turn
 // with queue chips, a permission card) and the session settings. Fails on serious / critical violations.
 import { createRequire } from "node:module";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, launch, PHONE, shot } from "./browser";
-import { createSession, type Stack, startTestStack, waitFor } from "./support";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { DESKTOP, PHONE, shot } from "./browser";
+import { useStackAndBrowser } from "./file-stack";
+import { idle, openViewer, say, tid } from "./session-page";
+import { createSession } from "./support";
 
 const AXE_PATH = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
-let stack: Stack;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack(), launch()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-const tid = (page: Page, id: string) => page.getByTestId(id);
+const e2e = useStackAndBrowser();
 
 type Violation = { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary?: string }[] };
 
@@ -36,30 +28,19 @@ async function violations(page: Page, state: string): Promise<string[]> {
     .map((v) => `${state}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
-async function say(page: Page, text: string) {
-  const input = tid(page, "composer-input");
-  await input.fill(text);
-  await input.press("Enter");
-  await waitFor(async () => (await input.inputValue()) === "", "composer cleared");
-}
-
 describe("accessibility (axe-core)", () => {
   for (const [name, profile] of [
     ["desktop", DESKTOP],
     ["phone", PHONE],
   ] as const) {
     it(`${name}: no serious or critical violations on the main views`, async () => {
-      const sessionId = await createSession(stack.url);
+      const sessionId = await createSession(e2e.stack.url);
       // The app's CSP (script-src 'self') would refuse the injected axe script.
-      const ctx = await browser.newContext({ ...profile, bypassCSP: true });
-      const page = await ctx.newPage();
+      const { ctx, page } = await openViewer(e2e, { ...profile, bypassCSP: true }, sessionId, "idle");
       const found: string[] = [];
 
-      await page.goto(`${stack.url}/s/${sessionId}`);
-      await tid(page, "connection-state").filter({ hasText: /live/i }).waitFor({ timeout: 20_000 });
-      await tid(page, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 20_000 });
       await say(page, "tool");
-      await tid(page, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 30_000 });
+      await idle(page, 30_000);
       found.push(...(await violations(page, "session idle")));
       await shot(page, `a11y-${name}-idle-tool-row`);
 
@@ -70,7 +51,7 @@ describe("accessibility (axe-core)", () => {
       await page.waitForTimeout(400); // the chip's fade-in (a half-transparent chip is not what a reader sees)
       found.push(...(await violations(page, "mid-turn with a chip")));
       await tid(page, "stop-button").click();
-      await tid(page, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 30_000 });
+      await idle(page, 30_000);
       found.push(...(await violations(page, "dropped by Stop")));
 
       await say(page, "permission");
@@ -78,14 +59,14 @@ describe("accessibility (axe-core)", () => {
       found.push(...(await violations(page, "permission card")));
       await shot(page, `a11y-${name}-permission`);
       await page.getByRole("button", { name: /allow once/i }).first().click();
-      await tid(page, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 30_000 });
+      await idle(page, 30_000);
 
       await tid(page, "settings-button").click();
       await tid(page, "queue-depth").waitFor();
       found.push(...(await violations(page, "session settings")));
       await page.keyboard.press("Escape");
 
-      await page.goto(stack.url);
+      await page.goto(e2e.stack.url);
       await tid(page, "session-link").first().waitFor({ timeout: 20_000 });
       found.push(...(await violations(page, "session list")));
 

@@ -1,43 +1,25 @@
 // What real agents send, played by the demo agent through the whole stack in Chromium: codex-style terminal
 // output (ANSI, streamed in _meta), claude's warning chunk without a messageId and its fenced tool output,
 // copilot's permission whose command is only in rawInput, slash commands, every config option by type.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, launch, PHONE, shot } from "./browser";
-import { createSession, FAST_DEMO, type Stack, startTestStack, waitFor } from "./support";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { DESKTOP, PHONE, shot } from "./browser";
+import { useStackAndBrowser } from "./file-stack";
+import { idle, openViewer, tid } from "./session-page";
+import { createSession, FAST_DEMO, waitFor } from "./support";
 
-let stack: Stack;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack({ ...FAST_DEMO, DEMO_EXTRA_OPTIONS: "1" }), launch()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-const tid = (page: Page, id: string) => page.getByTestId(id);
-
-async function openSession(page: Page, sessionId: string) {
-  await page.goto(`${stack.url}/s/${sessionId}`);
-  await tid(page, "connection-state").filter({ hasText: /live/i }).waitFor({ timeout: 20_000 });
-  await tid(page, "composer-input").waitFor();
-}
+const e2e = useStackAndBrowser({ daemonEnv: { ...FAST_DEMO, DEMO_EXTRA_OPTIONS: "1" } });
 
 async function send(page: Page, text: string) {
   await tid(page, "composer-input").fill(text);
   await page.keyboard.press("Enter");
 }
 
-const idle = (page: Page) => tid(page, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 20_000 });
-
 describe("what real agents send, shown", () => {
   it("terminal output, messageId rows, fenced output, the command on a permission card, slash commands, options", async () => {
-    const sessionId = await createSession(stack.url);
-    const ctx = await browser.newContext(DESKTOP);
-    const page = await ctx.newPage();
-    await openSession(page, sessionId);
-    await idle(page);
+    const sessionId = await createSession(e2e.stack.url);
+    const { ctx, page } = await openViewer(e2e, DESKTOP, sessionId);
+    await idle(page, 20_000);
 
     // Slash commands from available_commands_update.
     await tid(page, "composer-input").click();
@@ -55,12 +37,12 @@ describe("what real agents send, shown", () => {
     // Plain text first; the colours come with the ANSI chunk, loaded after the first paint.
     await term.locator('span[style*="color: var(--ansi-green)"]', { hasText: "2 passed" }).waitFor();
     expect(await tid(page, "row-tool").filter({ hasText: /Terminal call_/ }).count()).toBe(0);
-    await idle(page);
+    await idle(page, 20_000);
 
     // claude: the warning chunk without a messageId is its own row.
     await send(page, "warning");
     await tid(page, "row-agent").filter({ hasText: "in its own message." }).waitFor();
-    await idle(page);
+    await idle(page, 20_000);
     const answer = tid(page, "row-agent").filter({ hasText: "Here is the answer" });
     expect(await answer.innerText()).not.toMatch(/Warning/);
 
@@ -69,7 +51,7 @@ describe("what real agents send, shown", () => {
     const fenced = tid(page, "row-tool").filter({ hasText: "demo.txt" });
     await fenced.locator("pre code").waitFor();
     expect(await fenced.innerText()).not.toContain("```");
-    await idle(page);
+    await idle(page, 20_000);
 
     // copilot: the permission card shows the command, not only the model's title.
     await send(page, "blind");
@@ -79,7 +61,7 @@ describe("what real agents send, shown", () => {
     await shot(page, "agents-output-desktop");
     await card.getByRole("button", { name: "Allow" }).click();
     await tid(page, "row-agent").filter({ hasText: "hello from baton" }).waitFor();
-    await idle(page);
+    await idle(page, 20_000);
 
     // Every config option by type: the boolean as a switch; the one-option select hidden.
     await tid(page, "options-button").click();
@@ -92,9 +74,7 @@ describe("what real agents send, shown", () => {
     await shot(page, "agents-options-desktop");
 
     // A new viewer (a compacted snapshot of the log) sees the same terminal text and rows.
-    const phone = await browser.newContext(PHONE);
-    const p2 = await phone.newPage();
-    await openSession(p2, sessionId);
+    const { ctx: phone, page: p2 } = await openViewer(e2e, PHONE, sessionId);
     await tid(p2, "terminal-exit").filter({ hasText: "exit 0" }).waitFor();
     expect(await tid(p2, "terminal-output").innerText()).toBe(await term.innerText());
     expect(await tid(p2, "row-agent").filter({ hasText: "Here is the answer" }).innerText()).not.toMatch(/Warning/);

@@ -1,49 +1,18 @@
 // What a Stop dropped is offered to every viewer once (issue 18, bug 2): a restore to one viewer's
 // draft settles the offer for all (a late Re-queue runs nothing), and a later turn clears the offer.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, launch, PHONE, shot } from "./browser";
-import { createSession, type Stack, startTestStack, waitFor } from "./support";
+import { describe, expect, it } from "vitest";
+import { DESKTOP, PHONE, shot } from "./browser";
+import { useStackAndBrowser } from "./file-stack";
+import { idle, openViewer, say, tid, userRows } from "./session-page";
+import { createSession, waitFor } from "./support";
 
-let stack: Stack;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack(), launch()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-const tid = (page: Page, id: string) => page.getByTestId(id);
-
-async function openSession(page: Page, sessionId: string) {
-  await page.goto(`${stack.url}/s/${sessionId}`);
-  await tid(page, "connection-state").filter({ hasText: /live/i }).waitFor({ timeout: 20_000 });
-  await tid(page, "composer-input").waitFor();
-}
-async function say(page: Page, text: string) {
-  const input = tid(page, "composer-input");
-  await input.fill(text);
-  await input.press("Enter");
-  await waitFor(async () => (await input.inputValue()) === "", "composer cleared");
-}
-async function idle(page: Page) {
-  await tid(page, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 30_000 });
-}
-async function userRows(page: Page): Promise<string[]> {
-  return page.locator("[data-testid=row-user] .user-text").allInnerTexts();
-}
+const e2e = useStackAndBrowser();
 
 describe("dropped by Stop, two viewers", () => {
   it("A restores to its draft: B's offer goes away (no Re-queue left to press), X runs once; a later turn clears any offer", async () => {
-    const sessionId = await createSession(stack.url);
-    const ctxA = await browser.newContext(DESKTOP);
-    const ctxB = await browser.newContext(DESKTOP);
-    const a = await ctxA.newPage();
-    const b = await ctxB.newPage();
-    await openSession(a, sessionId);
-    await openSession(b, sessionId);
+    const sessionId = await createSession(e2e.stack.url);
+    const { ctx: ctxA, page: a } = await openViewer(e2e, DESKTOP, sessionId);
+    const { ctx: ctxB, page: b } = await openViewer(e2e, DESKTOP, sessionId);
     await idle(a);
 
     await say(a, "sleep 80"); // ended by Stop
@@ -86,10 +55,8 @@ describe("dropped by Stop, two viewers", () => {
 
   for (const [name, profile] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
     it(`${name}: the chip confirms a queue (no toast that outlives it); a mid-turn setting says so beside the control; feedback does not cover the transcript`, async () => {
-      const sessionId = await createSession(stack.url);
-      const ctx = await browser.newContext(profile);
-      const p = await ctx.newPage();
-      await openSession(p, sessionId);
+      const sessionId = await createSession(e2e.stack.url);
+      const { ctx, page: p } = await openViewer(e2e, profile, sessionId);
       await idle(p);
       await say(p, "sleep 80"); // ended by Stop
       await tid(p, "stop-button").waitFor();

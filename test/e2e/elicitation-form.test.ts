@@ -1,37 +1,23 @@
 // The agent's form (ACP elicitation) through the whole stack in Chromium: the demo agent's `ask` (what claude's
 // AskUserQuestion sends) reaches a desktop and a phone viewer; the phone answers; both see who answered what
 // and the agent gets the answer.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, launch, PHONE, shot } from "./browser";
-import { createSession, type Stack, startTestStack, waitFor } from "./support";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { DESKTOP, PHONE, shot } from "./browser";
+import { useStackAndBrowser } from "./file-stack";
+import { idle, openSession, tid } from "./session-page";
+import { createSession, waitFor } from "./support";
 
-let stack: Stack;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack(), launch()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-const tid = (page: Page, id: string) => page.getByTestId(id);
-
-async function openSession(page: Page, sessionId: string) {
-  await page.goto(`${stack.url}/s/${sessionId}`);
-  await tid(page, "connection-state").filter({ hasText: /live/i }).waitFor({ timeout: 20_000 });
-  await tid(page, "composer-input").waitFor();
-}
+const e2e = useStackAndBrowser();
 
 describe("agent form in Chromium", () => {
   it("desktop asks, both see the form, the phone answers, everyone sees the answer and the agent uses it", async () => {
-    const sessionId = await createSession(stack.url);
-    const desk = await (await browser.newContext(DESKTOP)).newPage();
-    const phone = await (await browser.newContext(PHONE)).newPage();
-    await openSession(desk, sessionId);
-    await openSession(phone, sessionId);
-    await tid(desk, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 20_000 });
+    const sessionId = await createSession(e2e.stack.url);
+    const desk = await (await e2e.browser.newContext(DESKTOP)).newPage();
+    const phone = await (await e2e.browser.newContext(PHONE)).newPage();
+    await openSession(desk, e2e.stack.url, sessionId);
+    await openSession(phone, e2e.stack.url, sessionId);
+    await idle(desk, 20_000);
 
     await tid(desk, "composer-input").fill("ask");
     await tid(desk, "send-button").click();

@@ -1,28 +1,23 @@
 // Issue 20, the phone-class client: a page paints with its own chunk only — the markdown renderer and
 // the sanitiser come after, and until then an answer shows as plain text in the same blocks, so the
 // swap barely moves it. No chunk load trips the CSP (script-src 'self', no inline script).
-import type { Browser, Page, Route } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, PHONE, launch, shot } from "./browser";
-import { type Stack, createSession, NodeViewer, startTestStack, waitFor } from "./support";
+import type { Page, Route } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { DESKTOP, PHONE, shot } from "./browser";
+import { useStackAndBrowser } from "./file-stack";
+import { createSession, NodeViewer, waitFor } from "./support";
 
-let stack: Stack;
-let browser: Browser;
 let sessionId: string;
 
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack(), launch()]);
-  sessionId = await createSession(stack.url);
-  const v = await new NodeViewer(stack.url, sessionId).open();
-  await waitFor(() => v.status() === "idle", "ready");
-  await v.op({ op: "message.send", id: "md", blocks: [{ type: "text", text: "show me some markdown" }] });
-  await waitFor(() => v.ofKind("session_status").some((s) => s.state === "idle" && s.stopReason), "the answer", 30_000);
-  v.close();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
+const e2e = useStackAndBrowser({
+  async setup() {
+    sessionId = await createSession(e2e.stack.url);
+    const v = await new NodeViewer(e2e.stack.url, sessionId).open();
+    await waitFor(() => v.status() === "idle", "ready");
+    await v.op({ op: "message.send", id: "md", blocks: [{ type: "text", text: "show me some markdown" }] });
+    await waitFor(() => v.ofKind("session_status").some((s) => s.state === "idle" && s.stopReason), "the answer", 30_000);
+    v.close();
+  },
 });
 
 /** Console messages that are CSP refusals or failed loads. */
@@ -43,7 +38,7 @@ describe("first paint without the markdown renderer", () => {
     ["phone", PHONE],
   ] as const) {
     it(`${name}: the answer shows as plain text first, then rendered, at about the same height`, async () => {
-      const ctx = await browser.newContext(profile);
+      const ctx = await e2e.browser.newContext(profile);
       const page = await ctx.newPage();
       const errors = watchErrors(page);
       // Hold the renderer's chunk until the plain page has been looked at.
@@ -55,7 +50,7 @@ describe("first paint without the markdown renderer", () => {
         await held;
         await route.continue();
       });
-      await page.goto(`${stack.url}/s/${sessionId}`);
+      await page.goto(`${e2e.stack.url}/s/${sessionId}`);
       const agent = page.getByTestId("row-agent").last();
       await agent.filter({ hasText: "Demo reply" }).waitFor();
       // Plain: the text, escaped, in the renderer's blocks — no markup rendered from the source.
@@ -78,7 +73,7 @@ describe("first paint without the markdown renderer", () => {
   }
 
   it("the home page paints while the markdown renderer, the schemas and the ack check are held back (idle work may ask for them)", async () => {
-    const ctx = await browser.newContext(PHONE);
+    const ctx = await e2e.browser.newContext(PHONE);
     const page = await ctx.newPage();
     const errors = watchErrors(page);
     // Hold the heavy chunks until the home page has painted: if the paint needed one, it would never come.
@@ -91,7 +86,7 @@ describe("first paint without the markdown renderer", () => {
       await paint;
       await route.continue();
     });
-    await page.goto(stack.url);
+    await page.goto(e2e.stack.url);
     await page.getByTestId("session-title").first().waitFor({ timeout: 15_000 });
     await shot(page, "phone-home-first-paint");
     painted();

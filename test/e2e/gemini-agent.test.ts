@@ -6,11 +6,13 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { DESKTOP, launch, shot } from "./browser";
+import type { Page } from "playwright-core";
+import { describe, expect, it, onTestFailed } from "vitest";
+import { DESKTOP, shot } from "./browser";
 import { canUnshareNet, geminiArgv, geminiEnv, geminiHome } from "../fixtures/gemini/gemini-launch";
-import { FAST_DEMO, NodeViewer, type Stack, startTestStack, waitFor } from "./support";
+import { useStackAndBrowser } from "./file-stack";
+import { tid } from "./session-page";
+import { FAST_DEMO, NodeViewer, waitFor } from "./support";
 
 const RECORDER = join(import.meta.dirname, "stdio-recorder.mjs");
 /** Gemini's first start (config, tool registry, policy) takes seconds, longer on a loaded machine. */
@@ -20,39 +22,34 @@ const STEP_MS = 30_000;
 
 type Logged = { dir: "toAgent" | "fromAgent"; t: number; msg: Record<string, any> };
 
-let stack: Stack;
-let browser: Browser;
 let base: string;
 let workspace: string;
 let logDir: string;
 
-beforeAll(async () => {
-  base = mkdtempSync(join(tmpdir(), "baton-gemini-"));
-  workspace = join(base, "workspace");
-  mkdirSync(workspace);
-  logDir = join(base, "acp-log");
-  const agent = { id: "gemini", command: process.execPath, args: [RECORDER, logDir, "--", ...geminiArgv()], env: geminiEnv(geminiHome(base)) };
-  const config = join(base, "baton-config.json");
-  writeFileSync(config, JSON.stringify({ agents: [agent] }));
-  [stack, browser] = await Promise.all([startTestStack({ ...FAST_DEMO, BATON_CONFIG: config }), launch()]);
+const e2e = useStackAndBrowser({
+  daemonEnv: () => {
+    base = mkdtempSync(join(tmpdir(), "baton-gemini-"));
+    workspace = join(base, "workspace");
+    mkdirSync(workspace);
+    logDir = join(base, "acp-log");
+    const agent = { id: "gemini", command: process.execPath, args: [RECORDER, logDir, "--", ...geminiArgv()], env: geminiEnv(geminiHome(base)) };
+    const config = join(base, "baton-config.json");
+    writeFileSync(config, JSON.stringify({ agents: [agent] }));
+    return { ...FAST_DEMO, BATON_CONFIG: config };
+  },
+  cleanup: () => {
+    if (base) rmSync(base, { recursive: true, force: true });
+  },
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  if (base) rmSync(base, { recursive: true, force: true });
-});
-
-const tid = (page: Page, id: string) => page.getByTestId(id);
 
 async function createGeminiSession(): Promise<string> {
-  const { machines } = (await (await fetch(`${stack.url}/api/machines`)).json()) as {
+  const { machines } = (await (await fetch(`${e2e.stack.url}/api/machines`)).json()) as {
     machines: { id: string; online: boolean; agents: { id: string; label: string; capabilities: Record<string, boolean> }[] }[];
   };
   const machine = machines.find((m) => m.online)!;
   const gemini = machine.agents.find((a) => a.id === "gemini");
   expect(gemini).toMatchObject({ label: "Gemini CLI", capabilities: { modes: true, configOptions: false, steering: false } });
-  const r = await fetch(`${stack.url}/api/sessions`, {
+  const r = await fetch(`${e2e.stack.url}/api/sessions`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ machineId: machine.id, agentId: "gemini", cwd: workspace }),
@@ -89,12 +86,12 @@ function agentLog(cwd: string): Logged[] {
 describe("the real Gemini CLI (0.61, offline) through the tunnel", () => {
   it("text, tool calls, a permission answered in Chromium, a held mid-turn message, session/set_model, Stop", async () => {
     const sessionId = await createGeminiSession();
-    const v = await new NodeViewer(stack.url, sessionId).open();
-    const ctx = await browser.newContext(DESKTOP);
+    const v = await new NodeViewer(e2e.stack.url, sessionId).open();
+    const ctx = await e2e.browser.newContext(DESKTOP);
     const page = await ctx.newPage();
     // On a failure, keep a picture of what the browser showed.
     onTestFailed(() => shot(page, "gemini-failure").catch(() => {}));
-    await page.goto(`${stack.url}/s/${sessionId}`);
+    await page.goto(`${e2e.stack.url}/s/${sessionId}`);
     await waitFor(() => v.status() === "idle", "Gemini session ready", AGENT_START_MS);
     // The first page load compiles the client in vite's dev server: slow on a loaded machine.
     await tid(page, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: AGENT_START_MS });

@@ -2,36 +2,32 @@
 // Issue 20: a long session joins with its last window of rows; scrolling up pages older rows in from the
 // server (history.page) without moving what the reader looks at, on desktop and phone, up to the
 // session's first message — every message exactly once.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, PHONE, launch, shot } from "./browser";
-import { type Stack, createSession, NodeViewer, startTestStack, waitFor } from "./support";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { DESKTOP, PHONE, shot } from "./browser";
+import { useStackAndBrowser } from "./file-stack";
+import { createSession, NodeViewer, waitFor } from "./support";
 
 /** Turns in the session: several join windows' worth of rows. */
 const TURNS = 70;
 
-let stack: Stack;
-let browser: Browser;
 let sessionId: string;
 
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack(), launch()]);
-  sessionId = await createSession(stack.url);
-  const v = await new NodeViewer(stack.url, sessionId).open();
-  await waitFor(() => v.status() === "idle", "ready");
-  const answered = () => v.ofKind("session_status").filter((s) => s.state === "idle" && s.stopReason).length;
-  for (let i = 0; i < TURNS; i++) {
-    // Some turns run a tool: rows of different kinds and heights.
-    const text = i % 3 === 2 ? `tool turn-${i}` : `message turn-${i}`;
-    await v.op({ op: "message.send", id: `m${i}`, blocks: [{ type: "text", text }] });
-    await waitFor(() => answered() > i, `turn ${i} answered`, 30_000);
-  }
-  v.close();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
+const e2e = useStackAndBrowser({
+  timeout: 240_000,
+  async setup() {
+    sessionId = await createSession(e2e.stack.url);
+    const v = await new NodeViewer(e2e.stack.url, sessionId).open();
+    await waitFor(() => v.status() === "idle", "ready");
+    const answered = () => v.ofKind("session_status").filter((s) => s.state === "idle" && s.stopReason).length;
+    for (let i = 0; i < TURNS; i++) {
+      // Some turns run a tool: rows of different kinds and heights.
+      const text = i % 3 === 2 ? `tool turn-${i}` : `message turn-${i}`;
+      await v.op({ op: "message.send", id: `m${i}`, blocks: [{ type: "text", text }] });
+      await waitFor(() => answered() > i, `turn ${i} answered`, 30_000);
+    }
+    v.close();
+  },
 });
 
 /** The oldest user row mounted: its text and its top relative to the scroller's top. */
@@ -62,7 +58,7 @@ describe("scrolling up pages older rows in from the server", () => {
     ["phone", PHONE],
   ] as const) {
     it(`${name}: the join holds the last window; each older page lands above without a jump, up to the first message`, async () => {
-      const ctx = await browser.newContext(profile);
+      const ctx = await e2e.browser.newContext(profile);
       const page = await ctx.newPage();
       const pages: number[] = [];
       page.on("websocket", (ws) =>
@@ -70,7 +66,7 @@ describe("scrolling up pages older rows in from the server", () => {
           if (typeof f.payload === "string" && f.payload.includes('"history.page"')) pages.push(Date.now());
         }),
       );
-      await page.goto(`${stack.url}/s/${sessionId}`);
+      await page.goto(`${e2e.stack.url}/s/${sessionId}`);
       await page.getByTestId("row-user").filter({ hasText: `turn-${TURNS - 1}` }).waitFor();
       // The join brought the end of the session, not its beginning.
       expect(await page.getByTestId("row-user").filter({ hasText: "turn-0" }).count()).toBe(0);

@@ -1,27 +1,13 @@
 // Two browsers on one session, desktop and phone: echo, queue chip, cancel from the other viewer,
 // refresh mid-turn restores chip + Stop, flush runs once, Stop drops the queue.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, launch, PHONE, shot } from "./browser";
-import { createSession, type Stack, startTestStack, waitFor } from "./support";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { DESKTOP, PHONE, shot } from "./browser";
+import { useStackAndBrowser } from "./file-stack";
+import { idle, openViewer, tid } from "./session-page";
+import { createSession, waitFor } from "./support";
 
-let stack: Stack;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack(), launch()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-const tid = (page: Page, id: string) => page.getByTestId(id);
-
-async function openSession(page: Page, sessionId: string) {
-  await page.goto(`${stack.url}/s/${sessionId}`);
-  await tid(page, "connection-state").filter({ hasText: /live/i }).waitFor({ timeout: 20_000 });
-  await tid(page, "composer-input").waitFor();
-}
+const e2e = useStackAndBrowser();
 
 async function type(page: Page, text: string, tap = false) {
   const input = tid(page, "composer-input");
@@ -29,27 +15,24 @@ async function type(page: Page, text: string, tap = false) {
   await input.fill(text);
 }
 
+/** Whole user rows (sender line and all), unlike session-page's userRows: this file matches by `includes`. */
 async function userRows(page: Page) {
   return tid(page, "row-user").allInnerTexts();
 }
 
 describe("live Sender in Chromium", () => {
   it("two viewers: echo, queue, cancel by the other, refresh restores chip and Stop, flush once, Stop drops", async () => {
-    const sessionId = await createSession(stack.url);
-    const ctxA = await browser.newContext(DESKTOP);
-    const ctxB = await browser.newContext(DESKTOP);
-    const a = await ctxA.newPage();
-    const b = await ctxB.newPage();
-    await openSession(a, sessionId);
-    await openSession(b, sessionId);
-    await tid(a, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 20_000 });
+    const sessionId = await createSession(e2e.stack.url);
+    const { ctx: ctxA, page: a } = await openViewer(e2e, DESKTOP, sessionId);
+    const { ctx: ctxB, page: b } = await openViewer(e2e, DESKTOP, sessionId);
+    await idle(a, 20_000);
 
     // A sends; both see the echo.
     await type(a, "hello from A");
     await tid(a, "send-button").click();
     await tid(b, "row-user").filter({ hasText: "hello from A" }).waitFor();
     await tid(a, "row-agent").filter({ hasText: "hello from A" }).first().waitFor();
-    await tid(a, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 20_000 });
+    await idle(a, 20_000);
 
     // A starts a long turn and queues mid-turn; B sees the chip.
     // Long enough to queue, cancel from B, queue again and reload on a loaded machine (FAST_DEMO: 10 s).
@@ -83,7 +66,7 @@ describe("live Sender in Chromium", () => {
     // The turn ends; the queued prompt runs once for everyone.
     await tid(b, "row-user").filter({ hasText: "survives refresh" }).waitFor({ timeout: 30_000 });
     await tid(a, "row-agent").filter({ hasText: "survives refresh" }).first().waitFor({ timeout: 30_000 });
-    await tid(a, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 30_000 });
+    await idle(a, 30_000);
     expect((await userRows(a)).filter((t) => t.includes("survives refresh"))).toHaveLength(1);
     expect((await userRows(a)).filter((t) => t.includes("queued by A"))).toHaveLength(0);
 
@@ -95,7 +78,7 @@ describe("live Sender in Chromium", () => {
     await tid(b, "send-button").click();
     await tid(a, "queue-chip").waitFor();
     await tid(a, "stop-button").click();
-    await tid(a, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 15_000 });
+    await idle(a, 15_000);
     await waitFor(async () => (await tid(a, "queue-chip").count()) === 0, "queue dropped");
     await tid(b, "restore-dropped").click();
     await waitFor(async () => (await tid(b, "composer-input").inputValue()).includes("dropped by stop"), "restored to B's draft");
@@ -107,11 +90,9 @@ describe("live Sender in Chromium", () => {
   });
 
   it("phone profile: send, queue and cancel with taps", async () => {
-    const sessionId = await createSession(stack.url);
-    const ctx = await browser.newContext(PHONE);
-    const p = await ctx.newPage();
-    await openSession(p, sessionId);
-    await tid(p, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 20_000 });
+    const sessionId = await createSession(e2e.stack.url);
+    const { ctx, page: p } = await openViewer(e2e, PHONE, sessionId);
+    await idle(p, 20_000);
     await type(p, "sleep 8", true);
     await tid(p, "send-button").tap();
     await tid(p, "stop-button").waitFor();
@@ -125,29 +106,29 @@ describe("live Sender in Chromium", () => {
     await tid(p, "chip-cancel").tap();
     await waitFor(async () => (await tid(p, "queue-chip").count()) === 0, "chip gone");
     await tid(p, "stop-button").tap();
-    await tid(p, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 15_000 });
+    await idle(p, 15_000);
     await shot(p, "phone-idle");
     await ctx.close();
   });
 
   it("new session from the list (machine → agent → directory); agent output with <script> / onerror renders inert", async () => {
-    const ctx = await browser.newContext(DESKTOP);
+    const ctx = await e2e.browser.newContext(DESKTOP);
     const p = await ctx.newPage();
     let alerted = false;
     p.on("dialog", (d) => {
       alerted = true;
       void d.dismiss();
     });
-    await p.goto(stack.url);
+    await p.goto(e2e.stack.url);
     await tid(p, "agent-select").locator("option", { hasText: "Demo" }).waitFor({ state: "attached" });
     await tid(p, "create-session").click();
     await p.waitForURL(/\/s\//);
     await tid(p, "connection-state").filter({ hasText: /live/i }).waitFor({ timeout: 20_000 });
-    await tid(p, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 20_000 });
+    await idle(p, 20_000);
     // The demo agent echoes the prompt inside its markdown reply.
     await type(p, `<img src=x onerror="alert(1)"> <script>alert(2)</script> **bold**`);
     await tid(p, "send-button").click();
-    await tid(p, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 20_000 });
+    await idle(p, 20_000);
     await new Promise((r) => setTimeout(r, 300));
     expect(alerted).toBe(false);
     expect(await p.locator("[data-testid=transcript] script").count()).toBe(0);

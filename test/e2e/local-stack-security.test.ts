@@ -5,41 +5,37 @@ import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CONTENT_SECURITY_POLICY } from "../../worker/security-headers";
-import { DESKTOP, launch } from "./browser";
-import { type Stack, createSession, freePort, startTestStack, waitFor } from "./support";
+import { DESKTOP } from "./browser";
+import { useStackAndBrowser } from "./file-stack";
+import { createSession, freePort, waitFor } from "./support";
 
-let stack: Stack;
-let browser: Browser;
 let foreign: Server;
 let foreignUrl: string;
 
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack(), launch()]);
-  // Another local origin: a page that frames Baton and reads its API.
-  const port = await freePort();
-  foreignUrl = `http://127.0.0.1:${port}`;
-  foreign = createServer((_req, res) => {
-    res.setHeader("content-type", "text/html");
-    res.end(`<!doctype html><iframe id="f" src="${stack.url}/"></iframe>`);
-  });
-  await new Promise<void>((r) => foreign.listen(port, "127.0.0.1", () => r()));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  foreign?.close();
+const e2e = useStackAndBrowser({
+  async setup() {
+    // Another local origin: a page that frames Baton and reads its API.
+    const port = await freePort();
+    foreignUrl = `http://127.0.0.1:${port}`;
+    foreign = createServer((_req, res) => {
+      res.setHeader("content-type", "text/html");
+      res.end(`<!doctype html><iframe id="f" src="${e2e.stack.url}/"></iframe>`);
+    });
+    await new Promise<void>((r) => foreign.listen(port, "127.0.0.1", () => r()));
+  },
+  cleanup: () => {
+    foreign?.close();
+  },
 });
 
 describe("local stack security", () => {
   it("pages, assets and API answers carry the security headers", async () => {
-    const html = await fetch(`${stack.url}/s/some-session`);
-    const script = (await (await fetch(`${stack.url}/`)).text()).match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
+    const html = await fetch(`${e2e.stack.url}/s/some-session`);
+    const script = (await (await fetch(`${e2e.stack.url}/`)).text()).match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
     expect(script).toBeTruthy();
-    for (const r of [html, await fetch(`${stack.url}${script}`), await fetch(`${stack.url}/api/health`), await fetch(`${stack.url}/api/machines`), await fetch(`${stack.url}/api/nope`)]) {
+    for (const r of [html, await fetch(`${e2e.stack.url}${script}`), await fetch(`${e2e.stack.url}/api/health`), await fetch(`${e2e.stack.url}/api/machines`), await fetch(`${e2e.stack.url}/api/nope`)]) {
       expect(r.headers.get("content-security-policy"), r.url).toBe(CONTENT_SECURITY_POLICY);
       expect(r.headers.get("x-content-type-options"), r.url).toBe("nosniff");
       expect(r.headers.get("referrer-policy"), r.url).toBe("no-referrer");
@@ -49,9 +45,9 @@ describe("local stack security", () => {
 
   it("another local origin gets no CORS grant to read the API", async () => {
     for (const path of ["/api/machines", "/api/sessions"]) {
-      const r = await fetch(`${stack.url}${path}`, { headers: { Origin: "http://localhost:5173" } });
+      const r = await fetch(`${e2e.stack.url}${path}`, { headers: { Origin: "http://localhost:5173" } });
       expect(r.headers.get("access-control-allow-origin"), path).toBeNull();
-      const pre = await fetch(`${stack.url}${path}`, {
+      const pre = await fetch(`${e2e.stack.url}${path}`, {
         method: "OPTIONS",
         headers: { Origin: "http://localhost:5173", "Access-Control-Request-Method": "GET" },
       });
@@ -60,7 +56,7 @@ describe("local stack security", () => {
   });
 
   it("a page on another origin cannot frame Baton; the app itself runs under its CSP without violations", async () => {
-    const ctx = await browser.newContext(DESKTOP);
+    const ctx = await e2e.browser.newContext(DESKTOP);
     const page = await ctx.newPage();
     const violations: string[] = [];
     page.on("console", (m) => {
@@ -75,8 +71,8 @@ describe("local stack security", () => {
     expect(await framed?.locator("#root").count().catch(() => 0)).toBe(0);
 
     violations.length = 0;
-    const sessionId = await createSession(stack.url);
-    await page.goto(`${stack.url}/s/${sessionId}`);
+    const sessionId = await createSession(e2e.stack.url);
+    await page.goto(`${e2e.stack.url}/s/${sessionId}`);
     await page.getByTestId("composer-input").fill("hello");
     await page.getByTestId("send-button").click();
     await page.getByTestId("row-agent").first().waitFor();
@@ -86,7 +82,7 @@ describe("local stack security", () => {
 
   it("a daemon with a wrong token is told 401 (unauthorized), not left retrying a hang-up", async () => {
     const lines: string[] = [];
-    const child = spawn(process.execPath, [join(import.meta.dirname, "..", "..", "daemon", "bin", "baton.mjs"), "daemon", "--server", stack.url, "--root", tmpdir()], {
+    const child = spawn(process.execPath, [join(import.meta.dirname, "..", "..", "daemon", "bin", "baton.mjs"), "daemon", "--server", e2e.stack.url, "--root", tmpdir()], {
       env: { ...process.env, BATON_TOKEN: "bt_not_a_real_token" },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -5,27 +5,18 @@
 // logs the refusal ("Uncaught exception: … Message is too large", cloudflare/workerd#2667) and tears the TCP
 // connection down on its own timer (~10 s) after the close frame. Frames between MAX_VIEWER_FRAME_BYTES and
 // 32 MiB reach the room and get FRAME_TOO_LARGE without parsing (test/worker/auth-dev.test.ts).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { createSession, NodeViewer, type Stack, startTestStack, waitFor } from "./support";
+import { useStack } from "./file-stack";
+import { createSession, NodeViewer, openIdleSession, text, waitFor } from "./support";
 
-const text = (t: string) => [{ type: "text" as const, text: t }];
-
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startTestStack();
-}, 180_000);
-
-afterAll(async () => {
-  await stack?.stop();
-});
+const e2e = useStack({ timeout: 180_000 });
 
 describe("oversized viewer frame over a real socket", () => {
   it("a 33 MiB frame: the sender gets close 1009 within 3 s, another viewer is unaffected", async () => {
-    const sessionId = await createSession(stack.url);
-    const other = await new NodeViewer(stack.url, sessionId).open();
-    const ws = new WebSocket(`${stack.url.replace(/^http/, "ws")}/api/sessions/${sessionId}/ws?after=0`, { headers: { Origin: stack.url } });
+    const sessionId = await createSession(e2e.stack.url);
+    const other = await new NodeViewer(e2e.stack.url, sessionId).open();
+    const ws = new WebSocket(`${e2e.stack.url.replace(/^http/, "ws")}/api/sessions/${sessionId}/ws?after=0`, { headers: { Origin: e2e.stack.url } });
     let ready = false;
     ws.on("message", (d) => (ready ||= String(d).includes('"ready"')));
     ws.on("error", () => {});
@@ -48,7 +39,7 @@ describe("oversized viewer frame over a real socket", () => {
     // in kj: "Uncaught exception: … Message is too large", and the trace note that this fetch "had no actual
     // exceptions"); no JavaScript of ours is involved, so there is nothing for our code to catch.
     await new Promise((r) => setTimeout(r, 500));
-    const errorLines = stack.serverOutput().filter((l) => /uncaught|exception|error/i.test(l));
+    const errorLines = e2e.stack.serverOutput().filter((l) => /uncaught|exception|error/i.test(l));
     const workerds = (l: string) => /Message is too large/.test(l) || /NOSENTRY reporting trace with exception outcome, but no actual exceptions/.test(l);
     expect(errorLines.filter((l) => !workerds(l))).toEqual([]);
     expect(await other.op({ op: "message.send", id: "after-oversized", blocks: text("still fine") })).toMatchObject({ type: "ack" });
@@ -58,13 +49,11 @@ describe("oversized viewer frame over a real socket", () => {
   // Issue 19 #6: the stall seen right after hostile input (a just-sent message ×0 on a fresh join, a join
   // without `ready`, a queued message not flushing) — over real sockets, a burst with an oversized frame.
   it("hostile burst (junk + a 33 MiB frame), then normal use at once: send, queue, flush, a fresh join sees each once", async () => {
-    const sessionId = await createSession(stack.url);
-    const user = await new NodeViewer(stack.url, sessionId).open();
-    await waitFor(() => user.status() === "idle", "idle");
+    const { sessionId, v: user } = await openIdleSession(e2e.stack.url);
     const where: string[] = [];
     const rounds = 3;
     for (let round = 0; round < rounds; round++) {
-      const hostile = new WebSocket(`${stack.url.replace(/^http/, "ws")}/api/sessions/${sessionId}/ws?after=0`, { headers: { Origin: stack.url } });
+      const hostile = new WebSocket(`${e2e.stack.url.replace(/^http/, "ws")}/api/sessions/${sessionId}/ws?after=0`, { headers: { Origin: e2e.stack.url } });
       hostile.on("error", () => {});
       let ready = false;
       hostile.on("message", (d) => (ready ||= String(d).includes('"ready"')));
@@ -80,7 +69,7 @@ describe("oversized viewer frame over a real socket", () => {
         const queued = await user.op({ op: "message.send", id: `q${round}`, blocks: text(`after ${round}`) });
         if (queued.type !== "ack" || !queued.result.queued) throw new Error(JSON.stringify(queued));
         step = "fresh join mid-turn";
-        const mid = await new NodeViewer(stack.url, sessionId).open();
+        const mid = await new NodeViewer(e2e.stack.url, sessionId).open();
         const once = (v: NodeViewer, id: string) => v.ofKind("user_message").filter((m) => m.id === id).length;
         if (once(mid, `m${round}`) !== 1) throw new Error(`m${round} ×${once(mid, `m${round}`)}`);
         mid.close();
@@ -88,7 +77,7 @@ describe("oversized viewer frame over a real socket", () => {
         await waitFor(() => user.ofKind("user_message").some((m) => m.id === `q${round}`), "flush", 20_000);
         await waitFor(() => user.status() === "idle" && !user.ofKind("queue_state").at(-1)?.entries.length, "idle after flush", 20_000);
         step = "fresh join after";
-        const after = await new NodeViewer(stack.url, sessionId).open();
+        const after = await new NodeViewer(e2e.stack.url, sessionId).open();
         if (once(after, `m${round}`) !== 1 || once(after, `q${round}`) !== 1) throw new Error(`m×${once(after, `m${round}`)} q×${once(after, `q${round}`)}`);
         after.close();
       } catch (err) {

@@ -4,24 +4,21 @@
  * (web-push-testing on loopback): the demo agent's events reach a device whose tab is closed, decrypted
  * by the service; Approve from the notification answers the agent; a second answer hears who answered.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PushPayload } from "../../shared/push-api";
 import { type PushService, startPushService } from "../push-service";
-import { createSession, NodeViewer, type Stack, startTestStack, waitFor } from "./support";
-
-const text = (t: string) => [{ type: "text" as const, text: t }];
+import { useStack } from "./file-stack";
+import { NodeViewer, openIdleSession, text, waitFor } from "./support";
 
 describe("push on the local stack with the demo agent", () => {
-  let stack: Stack;
   let service: PushService;
-
-  beforeAll(async () => {
-    service = await startPushService();
-    stack = await startTestStack();
-  });
-  afterAll(async () => {
-    await stack?.stop();
-    await service?.stop();
+  const e2e = useStack({
+    async setup() {
+      service = await startPushService();
+    },
+    cleanup: async () => {
+      await service?.stop();
+    },
   });
 
   async function received(clientHash: string): Promise<PushPayload[]> {
@@ -31,16 +28,14 @@ describe("push on the local stack with the demo agent", () => {
   }
 
   it("a closed tab is told its queued message started, asked for approval, and Approve works from the notification", async () => {
-    const config = (await (await fetch(`${stack.url}/api/push/config`)).json()) as { publicKey: string | null };
+    const config = (await (await fetch(`${e2e.stack.url}/api/push/config`)).json()) as { publicKey: string | null };
     expect(config.publicKey).toMatch(/^[A-Za-z0-9_-]{87}$/);
     const sub = await fetch(`${service.origin}/subscribe`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userVisibleOnly: "true", applicationServerKey: config.publicKey }) });
     const { data: device } = (await sub.json()) as { data: { endpoint: string; keys: { p256dh: string; auth: string }; clientHash: string } };
-    const saved = await fetch(`${stack.url}/api/push/subscriptions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ endpoint: device.endpoint, keys: device.keys }) });
+    const saved = await fetch(`${e2e.stack.url}/api/push/subscriptions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ endpoint: device.endpoint, keys: device.keys }) });
     expect(saved.status).toBe(201);
 
-    const sessionId = await createSession(stack.url);
-    const v = await new NodeViewer(stack.url, sessionId).open();
-    await waitFor(() => v.status() === "idle", "idle");
+    const { sessionId, v } = await openIdleSession(e2e.stack.url);
     // A long turn, the permission prompt queued behind it, then the tab closes.
     expect(await v.op({ op: "message.send", id: "s1", blocks: text("sleep 4") })).toMatchObject({ result: { queued: false } });
     expect(await v.op({ op: "message.send", id: "s2", blocks: text("permission") })).toMatchObject({ result: { queued: true } });
@@ -53,7 +48,7 @@ describe("push on the local stack with the demo agent", () => {
     expect(approve).toEqual({ action: "approve", optionId: "allow_once", title: "Approve" });
 
     const answer = (optionId: string) =>
-      fetch(`${stack.url}/api/push/action`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ sessionId, requestId: asked.permission!.requestId, optionId }) });
+      fetch(`${e2e.stack.url}/api/push/action`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ sessionId, requestId: asked.permission!.requestId, optionId }) });
     const first = await answer(approve.optionId);
     expect(first.status).toBe(200);
     expect(await first.json()).toEqual({ ok: true });
@@ -65,7 +60,7 @@ describe("push on the local stack with the demo agent", () => {
     const ended = await waitFor(async () => (await received(device.clientHash)).filter((p) => p.kind === "turn_ended")[1], "the second turn's end", 30_000);
     expect(ended.body).toBe("You chose allow_once (Allow once). Pretending to run it.");
     // Anyone opening the session sees it resolved by whoever answered.
-    const later = await new NodeViewer(stack.url, sessionId).open();
+    const later = await new NodeViewer(e2e.stack.url, sessionId).open();
     expect(later.ofKind("permission_resolved")).toMatchObject([{ outcome: "selected", optionId: "allow_once", by: { name: "Developer" } }]);
     later.close();
   });

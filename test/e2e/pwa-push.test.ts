@@ -6,24 +6,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CDPSession, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { PushPayload } from "../../shared/push-api";
 import { SW_MESSAGE_NOTIFICATION_ACTION, type SwActionReply } from "../../client/src/push/sw-messages";
-import { DESKTOP, launch, launchPersistent, PHONE, shot } from "./browser";
-import { createSession, NodeViewer, type Stack, startTestStack, waitFor } from "./support";
+import { DESKTOP, launchPersistent, PHONE, shot } from "./browser";
+import { useStackAndBrowser } from "./file-stack";
+import { idle, openSession, tid } from "./session-page";
+import { createSession, NodeViewer, waitFor } from "./support";
 
-let stack: Stack;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack(), launch()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-const tid = (page: Page, id: string) => page.getByTestId(id);
+const e2e = useStackAndBrowser();
 
 // What the page-side helpers below use of the DOM (this file is typechecked without the DOM's lib).
 type Shown = { title: string; body: string; tag: string; actions: { action: string; title: string }[] };
@@ -86,17 +78,9 @@ async function tapInWorker(page: Page, tag: string, action: string): Promise<SwA
   return reply as SwActionReply;
 }
 
-async function openSession(ctx: BrowserContext, sessionId: string): Promise<Page> {
-  const page = await ctx.newPage();
-  await page.goto(`${stack.url}/s/${sessionId}`);
-  await tid(page, "connection-state").filter({ hasText: /live/i }).waitFor({ timeout: 20_000 });
-  await tid(page, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 20_000 });
-  return page;
-}
-
 describe("installable app and push (Chromium)", () => {
   it("the manifest is served as application/manifest+json; the service worker registers; Chromium reports no installability errors", async () => {
-    const res = await fetch(`${stack.url}/manifest.webmanifest`);
+    const res = await fetch(`${e2e.stack.url}/manifest.webmanifest`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/manifest\+json/);
     const manifest = (await res.json()) as { display: string; start_url: string; icons: { sizes: string; purpose?: string }[] };
@@ -108,9 +92,9 @@ describe("installable app and push (Chromium)", () => {
     const ctx = await launchPersistent(profile, DESKTOP);
     try {
       const page = ctx.pages()[0] ?? (await ctx.newPage());
-      await page.goto(stack.url);
+      await page.goto(e2e.stack.url);
       await tid(page, "new-session").waitFor({ timeout: 20_000 });
-      expect(await workerReady(page)).toBe(`${stack.url}/sw.js`);
+      expect(await workerReady(page)).toBe(`${e2e.stack.url}/sw.js`);
       const cdp = await ctx.newCDPSession(page);
       const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
       expect(installabilityErrors).toEqual([]);
@@ -121,9 +105,9 @@ describe("installable app and push (Chromium)", () => {
   });
 
   it("opens offline from the cached shell to a clear \"You're offline\", and recovers when back online", async () => {
-    const ctx = await browser.newContext(DESKTOP);
+    const ctx = await e2e.browser.newContext(DESKTOP);
     const page = await ctx.newPage();
-    await page.goto(stack.url);
+    await page.goto(e2e.stack.url);
     await workerReady(page);
     // The worker controls the page once it has claimed it.
     await waitFor(() => page.evaluate(() => (globalThis as unknown as PageWorker).navigator.serviceWorker.controller !== null), "page controlled by the worker");
@@ -138,12 +122,13 @@ describe("installable app and push (Chromium)", () => {
   });
 
   it("a push to the worker shows the permission with Approve / Deny; the worker's Approve path (its tap handler, run by message) answers it for every viewer; a second tap says who answered first", async () => {
-    const sessionId = await createSession(stack.url);
-    const ctx = await browser.newContext(DESKTOP);
-    await ctx.grantPermissions(["notifications"], { origin: stack.url });
-    const page = await openSession(ctx, sessionId);
+    const sessionId = await createSession(e2e.stack.url);
+    const ctx = await e2e.browser.newContext(DESKTOP);
+    await ctx.grantPermissions(["notifications"], { origin: e2e.stack.url });
+    const page = await ctx.newPage();
+    await openSession(page, e2e.stack.url, sessionId, "idle");
     await workerReady(page);
-    const other = await new NodeViewer(stack.url, sessionId).open();
+    const other = await new NodeViewer(e2e.stack.url, sessionId).open();
 
     // A real permission request in the room (the demo agent asks on "permission").
     await tid(page, "composer-input").fill("permission");
@@ -170,8 +155,8 @@ describe("installable app and push (Chromium)", () => {
       },
     });
     const cdp = await ctx.newCDPSession(page);
-    const id = await registrationId(cdp, `${stack.url}/`);
-    const deliver = () => cdp.send("ServiceWorker.deliverPushMessage", { origin: stack.url, registrationId: id, data: JSON.stringify(payload) });
+    const id = await registrationId(cdp, `${e2e.stack.url}/`);
+    const deliver = () => cdp.send("ServiceWorker.deliverPushMessage", { origin: e2e.stack.url, registrationId: id, data: JSON.stringify(payload) });
     await deliver();
     const shown = await waitFor(async () => (await notifications(page)).find((n) => n.tag === payload.tag), "notification shown");
     expect(shown).toEqual({
@@ -209,10 +194,10 @@ describe("installable app and push (Chromium)", () => {
     ["desktop", DESKTOP],
   ] as const) {
     it(`${name}: the enable-notifications flow (user menu, the offer after a send) — screenshots`, async () => {
-      const sessionId = await createSession(stack.url);
-      const ctx = await browser.newContext(profile);
+      const sessionId = await createSession(e2e.stack.url);
+      const ctx = await e2e.browser.newContext(profile);
       const page = await ctx.newPage();
-      await page.goto(stack.url);
+      await page.goto(e2e.stack.url);
       await tid(page, "new-session").waitFor({ timeout: 20_000 });
       await workerReady(page);
       await tid(page, "notifications-button").click();
@@ -224,8 +209,8 @@ describe("installable app and push (Chromium)", () => {
       await page.keyboard.press("Escape");
 
       // No offer on load; after this person's send while the turn runs, one.
-      await page.goto(`${stack.url}/s/${sessionId}`);
-      await tid(page, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 20_000 });
+      await page.goto(`${e2e.stack.url}/s/${sessionId}`);
+      await idle(page, 20_000);
       expect(await tid(page, "push-prompt").count()).toBe(0);
       await tid(page, "composer-input").fill("sleep 20");
       await tid(page, "composer-input").press("Enter");

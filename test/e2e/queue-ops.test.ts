@@ -2,42 +2,16 @@
 // edit in place, reorder by keyboard / pointer / touch, cancel, take back, steer, Stop → re-queue or
 // restore; races (cancel vs flush, edit vs flush, two viewers reordering / re-queueing at once).
 // Turns are held with `sleep N` (FAST_DEMO: one unit = 250 ms).
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, launch, PHONE, shot } from "./browser";
-import { createSession, type Stack, startTestStack, waitFor } from "./support";
+import { DESKTOP, PHONE, shot } from "./browser";
+import { useStackAndBrowser } from "./file-stack";
+import { idle, openSession, openViewer, say, tid, userRows } from "./session-page";
+import { createSession, waitFor } from "./support";
 
-let stack: Stack;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack(), launch()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const e2e = useStackAndBrowser();
 
-const tid = (page: Page, id: string) => page.getByTestId(id);
 const chip = (page: Page, text: string) => tid(page, "queue-chip").filter({ hasText: text });
-
-async function openSession(page: Page, sessionId: string) {
-  await page.goto(`${stack.url}/s/${sessionId}`);
-  await tid(page, "connection-state").filter({ hasText: /live/i }).waitFor({ timeout: 20_000 });
-  await tid(page, "composer-input").waitFor();
-}
-
-async function idle(page: Page, timeout = 30_000) {
-  await tid(page, "session-status").filter({ hasText: /idle/i }).waitFor({ timeout });
-}
-
-/** Types into the composer and presses Enter (sends when idle, queues mid-turn). */
-async function say(page: Page, text: string, tap = false) {
-  const input = tid(page, "composer-input");
-  if (tap) await input.tap();
-  await input.fill(text);
-  await input.press("Enter");
-  await waitFor(async () => (await input.inputValue()) === "", "composer cleared");
-}
 
 async function chipTexts(page: Page): Promise<string[]> {
   return page.locator("[data-testid=queue-chip] .chip-preview").allInnerTexts();
@@ -47,9 +21,6 @@ async function chipIds(page: Page): Promise<string[]> {
 }
 async function waitChips(page: Page, texts: string[], what: string) {
   await waitFor(async () => JSON.stringify(await chipTexts(page)) === JSON.stringify(texts), `${what}: ${texts.join(" | ")}`, 20_000);
-}
-async function userRows(page: Page): Promise<string[]> {
-  return page.locator("[data-testid=row-user] .user-text").allInnerTexts();
 }
 const count = (rows: string[], text: string) => rows.filter((r) => r === text).length;
 
@@ -123,8 +94,8 @@ describe("queue ops in Chromium", () => {
       for (const m of heldB.splice(0)) toPageB!(m);
     };
     beforeAll(async () => {
-      const sessionId = await createSession(stack.url);
-      [ctxA, ctxB] = await Promise.all([browser.newContext(DESKTOP), browser.newContext(DESKTOP)]);
+      const sessionId = await createSession(e2e.stack.url);
+      [ctxA, ctxB] = await Promise.all([e2e.browser.newContext(DESKTOP), e2e.browser.newContext(DESKTOP)]);
       await ctxB.routeWebSocket(/\/api\/sessions\/[^/]+\/ws/, (ws) => {
         const server = ws.connectToServer();
         toPageB = (m) => ws.send(m);
@@ -135,7 +106,7 @@ describe("queue ops in Chromium", () => {
         });
       });
       [a, b] = await Promise.all([ctxA.newPage(), ctxB.newPage()]);
-      await Promise.all([openSession(a, sessionId), openSession(b, sessionId)]);
+      await Promise.all([openSession(a, e2e.stack.url, sessionId), openSession(b, e2e.stack.url, sessionId)]);
       await idle(a);
     });
     afterAll(async () => {
@@ -314,10 +285,8 @@ describe("queue ops in Chromium", () => {
   });
 
   it("phone: touch reorder by the grip, ⋯ menu moves and steers, edit in place, Stop → re-queue — 44 px targets, no overflow", async () => {
-    const sessionId = await createSession(stack.url);
-    const ctx = await browser.newContext(PHONE);
-    const p = await ctx.newPage();
-    await openSession(p, sessionId);
+    const sessionId = await createSession(e2e.stack.url);
+    const { ctx, page: p } = await openViewer(e2e, PHONE, sessionId);
     await idle(p);
     await tid(p, "settings-button").tap();
     await tid(p, "queue-depth").selectOption("3");

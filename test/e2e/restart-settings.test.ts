@@ -1,24 +1,15 @@
 // A daemon restart through the real stack: the agent comes back from `session/load` with its defaults (as codex,
 // claude and qwen do); the room's reopen carries the session's settings and the daemon writes them back, or says
 // which one the agent refused.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSession, FAST_DEMO, NodeViewer, type Stack, startTestStack, waitFor } from "./support";
+import { describe, expect, it } from "vitest";
+import { useStack } from "./file-stack";
+import { FAST_DEMO, openIdleSession, text, waitFor } from "./support";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startTestStack({ ...FAST_DEMO, DEMO_LOAD_DEFAULTS: "1", DEMO_EXTRA_OPTIONS: "1" });
-});
-afterAll(async () => {
-  await stack?.stop();
-});
-
-const text = (t: string) => [{ type: "text" as const, text: t }];
+const e2e = useStack({ daemonEnv: { ...FAST_DEMO, DEMO_LOAD_DEFAULTS: "1", DEMO_EXTRA_OPTIONS: "1" } });
 
 describe("settings after a daemon restart", () => {
   it("mode, options and a boolean option are re-applied after session/load; the next turn runs with them", async () => {
-    const sessionId = await createSession(stack.url);
-    const v = await new NodeViewer(stack.url, sessionId).open();
-    await waitFor(() => v.status() === "idle", "session ready");
+    const { v } = await openIdleSession(e2e.stack.url);
     await v.op({ op: "mode.set", modeId: "architect" });
     await v.op({ op: "config.set", configId: "thought_level", value: "high" });
     await v.op({ op: "config.set", configId: "fast", value: true });
@@ -28,7 +19,7 @@ describe("settings after a daemon restart", () => {
     await v.op({ op: "message.send", id: "r0", blocks: text("before") });
     await waitFor(() => v.ofKind("session_status").some((s) => s.state === "idle" && s.stopReason === "end_turn"), "first turn");
 
-    await stack.restartDaemon("SIGKILL");
+    await e2e.stack.restartDaemon("SIGKILL");
     await waitFor(() => v.ofKind("notice").some((n) => /resumed/.test(n.text)), "resumed", 60_000);
     expect(current()?.modes?.currentModeId).toBe("architect");
     expect(values()).toMatchObject({ thought_level: "high", fast: true });

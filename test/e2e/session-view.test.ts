@@ -1,22 +1,22 @@
 // The session view as a new user meets it, desktop and phone: sending a message always brings the
 // sender to it (after `config`'s short reply, "hello again" and its answer once stayed ~410 px below the
 // fold behind a ↓ button); header popovers fit a 390 px screen.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, PHONE, launch, shot } from "./browser";
-import { type Stack, createSession, NodeViewer, startTestStack, waitFor } from "./support";
+import type { BrowserContextOptions, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { DESKTOP, PHONE, shot } from "./browser";
+import { useStackAndBrowser } from "./file-stack";
+import { createSession, NodeViewer, openIdleSession, waitFor } from "./support";
 
-let stack: Stack;
-let browser: Browser;
+const e2e = useStackAndBrowser();
 
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack(), launch()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+/** A new session, a Node viewer on it once the agent is idle, and a `profile` page showing it. */
+async function openWithViewer(profile: BrowserContextOptions) {
+  const { sessionId, v } = await openIdleSession(e2e.stack.url);
+  const ctx = await e2e.browser.newContext(profile);
+  const page = await ctx.newPage();
+  await page.goto(`${e2e.stack.url}/s/${sessionId}`);
+  return { v, ctx, page };
+}
 
 async function send(page: Page, v: NodeViewer, text: string) {
   const before = v.ofKind("session_status").filter((s) => s.state === "idle" && s.stopReason).length;
@@ -40,12 +40,7 @@ describe("the transcript follows your own message", () => {
     ["phone", PHONE],
   ] as const) {
     it(`${name}: hello, config, hello again — each sent message and its answer end on screen`, async () => {
-      const sessionId = await createSession(stack.url);
-      const v = await new NodeViewer(stack.url, sessionId).open();
-      await waitFor(() => v.status() === "idle", "ready");
-      const ctx = await browser.newContext(profile);
-      const page = await ctx.newPage();
-      await page.goto(`${stack.url}/s/${sessionId}`);
+      const { v, ctx, page } = await openWithViewer(profile);
       // Long enough to scroll several screens.
       for (let i = 0; i < 3; i++) await send(page, v, `filler ${i}`);
       await send(page, v, "hello");
@@ -69,12 +64,7 @@ describe("the ↓ Jump to latest button", () => {
     ["phone", PHONE],
   ] as const) {
     it(`${name}: covers no transcript text (it sits beside or above the composer, not over the transcript)`, async () => {
-      const sessionId = await createSession(stack.url);
-      const v = await new NodeViewer(stack.url, sessionId).open();
-      await waitFor(() => v.status() === "idle", "ready");
-      const ctx = await browser.newContext(profile);
-      const page = await ctx.newPage();
-      await page.goto(`${stack.url}/s/${sessionId}`);
+      const { v, ctx, page } = await openWithViewer(profile);
       for (let i = 0; i < 3; i++) await send(page, v, `filler ${i}`);
       await page.locator("main.scroll").evaluate((el) => (el.scrollTop = 0));
       const jump = page.getByRole("button", { name: "Jump to latest" });
@@ -102,9 +92,7 @@ describe("the session list tells sessions apart", () => {
   it("each session is titled by its first prompt (desktop and phone)", async () => {
     const texts = ["fix the flaky login test", "write the README's first lines"];
     for (const text of texts) {
-      const sessionId = await createSession(stack.url);
-      const v = await new NodeViewer(stack.url, sessionId).open();
-      await waitFor(() => v.status() === "idle", "ready");
+      const { v } = await openIdleSession(e2e.stack.url);
       await v.op({ op: "message.send", id: `first-${texts.indexOf(text)}`, blocks: [{ type: "text", text }] });
       await waitFor(() => v.ofKind("session_status").some((s) => s.state === "idle" && s.stopReason), `"${text}" answered`, 30_000);
       v.close();
@@ -113,9 +101,9 @@ describe("the session list tells sessions apart", () => {
       ["desktop", DESKTOP],
       ["phone", PHONE],
     ] as const) {
-      const ctx = await browser.newContext(profile);
+      const ctx = await e2e.browser.newContext(profile);
       const page = await ctx.newPage();
-      await page.goto(stack.url);
+      await page.goto(e2e.stack.url);
       for (const text of texts) await page.getByTestId("session-title").filter({ hasText: text }).first().waitFor({ timeout: 20_000 });
       await shot(page, `${name}-session-list-titles`);
       await ctx.close();
@@ -125,10 +113,10 @@ describe("the session list tells sessions apart", () => {
 
 describe("header popovers on a phone", () => {
   it("Session settings and Members open fully on screen at 390 px", async () => {
-    const sessionId = await createSession(stack.url);
-    const ctx = await browser.newContext(PHONE);
+    const sessionId = await createSession(e2e.stack.url);
+    const ctx = await e2e.browser.newContext(PHONE);
     const page = await ctx.newPage();
-    await page.goto(`${stack.url}/s/${sessionId}`);
+    await page.goto(`${e2e.stack.url}/s/${sessionId}`);
     for (const [button, panel] of [
       ["settings-button", "settings-panel"],
       ["members-button", "members-panel"],

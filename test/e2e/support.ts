@@ -23,6 +23,9 @@ export type Stack = {
   cutTunnel(): number;
 };
 
+/** A prompt of one text block, as `message.send` carries it. */
+export const text = (t: string) => [{ type: "text" as const, text: t }];
+
 export async function freePort(): Promise<number> {
   return new Promise((res, rej) => {
     const s = createServer();
@@ -143,6 +146,14 @@ export async function createSession(url: string, agentId = "demo"): Promise<stri
   });
   if (r.status !== 201) throw new Error(`create session: ${r.status} ${await r.text()}`);
   return ((await r.json()) as { session: { id: string } }).session.id;
+}
+
+/** A new session on `agentId` and a NodeViewer on it, once the agent is idle. */
+export async function openIdleSession(url: string, agentId = "demo"): Promise<{ sessionId: string; v: NodeViewer }> {
+  const sessionId = await createSession(url, agentId);
+  const v = await new NodeViewer(url, sessionId).open();
+  await waitFor(() => v.status() === "idle", "session ready");
+  return { sessionId, v };
 }
 
 type OpInput = ClientOp extends infer T ? (T extends ClientOp ? Omit<T, "rid"> & { rid?: string } : never) : never;

@@ -1,25 +1,16 @@
 // The product path end to end without a browser: viewer socket → SessionRoom → Machine → tunnel →
 // real `baton daemon` process → real demo agent subprocess over stdio, and back.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { figure } from "../figure";
-import { createSession, FAST_DEMO, NO_LOAD_AGENT, NodeViewer, type Stack, startTestStack, waitFor } from "./support";
+import { useStack } from "./file-stack";
+import { FAST_DEMO, NO_LOAD_AGENT, NodeViewer, openIdleSession, text, waitFor } from "./support";
 
-let stack: Stack;
-beforeAll(async () => {
-  // The daemon dials through a loopback relay so a test can cut the tunnel without touching the process.
-  stack = await startTestStack(FAST_DEMO, { tunnelProxy: true, noLoadAgent: true });
-});
-afterAll(async () => {
-  await stack?.stop();
-});
-
-const text = (t: string) => [{ type: "text" as const, text: t }];
+// The daemon dials through a loopback relay so a test can cut the tunnel without touching the process.
+const e2e = useStack({ daemonEnv: FAST_DEMO, stack: { tunnelProxy: true, noLoadAgent: true } });
 
 describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
   it("a prompt runs on the demo agent and streams back; a mid-turn message is held until idle", async () => {
-    const sessionId = await createSession(stack.url);
-    const v = await new NodeViewer(stack.url, sessionId).open();
-    await waitFor(() => v.status() === "idle", "session ready");
+    const { v } = await openIdleSession(e2e.stack.url);
     const cfg = v.ofKind("config_state").at(-1)!.config;
     expect(cfg.configOptions.map((o) => o["category"])).toEqual(expect.arrayContaining(["model", "thought_level"]));
     expect(cfg.modes?.availableModes.length).toBeGreaterThan(0);
@@ -38,9 +29,7 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
   });
 
   it("Stop cancels a long turn promptly and drops the queue", async () => {
-    const sessionId = await createSession(stack.url);
-    const v = await new NodeViewer(stack.url, sessionId).open();
-    await waitFor(() => v.status() === "idle", "session ready");
+    const { v } = await openIdleSession(e2e.stack.url);
     await v.op({ op: "message.send", id: "s1", blocks: text("sleep 30") });
     await v.op({ op: "message.send", id: "s2", blocks: text("never") });
     const stop = await v.op({ op: "turn.cancel" });
@@ -52,9 +41,7 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
   });
 
   it("a permission request is answered from the viewer", async () => {
-    const sessionId = await createSession(stack.url);
-    const v = await new NodeViewer(stack.url, sessionId).open();
-    await waitFor(() => v.status() === "idle", "session ready");
+    const { v } = await openIdleSession(e2e.stack.url);
     await v.op({ op: "message.send", id: "p1", blocks: text("permission") });
     const req = await waitFor(() => v.ofKind("permission_request")[0], "permission request");
     const allow = req.options.find((o) => o.kind === "allow_once")!;
@@ -64,16 +51,14 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
   });
 
   it("the daemon process crashing mid-turn: the turn is reported lost, the session resumes, queue kept", async () => {
-    const sessionId = await createSession(stack.url);
-    const v = await new NodeViewer(stack.url, sessionId).open();
-    await waitFor(() => v.status() === "idle", "session ready");
+    const { sessionId, v } = await openIdleSession(e2e.stack.url);
     await v.op({ op: "message.send", id: "k0", blocks: text("before the crash") });
     await waitFor(() => v.ofKind("session_status").some((s) => s.state === "idle" && s.stopReason === "end_turn"), "first turn end");
     await v.op({ op: "message.send", id: "k1", blocks: text("sleep 40") });
     await v.op({ op: "message.send", id: "k2", blocks: text("after restart") });
     await waitFor(() => v.agentText().includes("… 1/40"), "long turn running");
     const t0 = Date.now();
-    await stack.restartDaemon("SIGKILL");
+    await e2e.stack.restartDaemon("SIGKILL");
     await waitFor(() => v.ofKind("turn_error").some((e) => e.code === "AGENT_RESTARTED"), "restart reported", 30_000);
     await waitFor(() => v.agentText().includes("after restart"), "queued prompt ran on the new daemon", 30_000);
     const ms = Date.now() - t0;
@@ -81,7 +66,7 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
     expect(v.ofKind("user_message").map((m) => m.id)).toEqual(["k0", "k1", "k2"]);
     // session/load replays the agent's history to the daemon; the room already has it, so none of it reappears.
     expect(v.agentText().split("before the crash").length - 1).toBe(1);
-    const late = await new NodeViewer(stack.url, sessionId).open();
+    const late = await new NodeViewer(e2e.stack.url, sessionId).open();
     expect(late.agentText()).toBe(v.agentText());
     late.close();
     figure("daemon SIGKILL mid-turn, agent with session/load (real stack)", "1 restart", "turn reported lost, session resumed, queued prompt ran once", ms);
@@ -89,14 +74,12 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
   });
 
   it("the daemon crashing mid-turn on an agent without session/load: a clear 'agent restarted' state, a fresh session, the queued prompt runs", async () => {
-    const sessionId = await createSession(stack.url, NO_LOAD_AGENT);
-    const v = await new NodeViewer(stack.url, sessionId).open();
-    await waitFor(() => v.status() === "idle", "session ready");
+    const { sessionId, v } = await openIdleSession(e2e.stack.url, NO_LOAD_AGENT);
     await v.op({ op: "message.send", id: "n1", blocks: text("sleep 40") });
     await v.op({ op: "message.send", id: "n2", blocks: text("after restart without load") });
     await waitFor(() => v.agentText().includes("… 1/40"), "long turn running");
     const t0 = Date.now();
-    await stack.restartDaemon("SIGKILL");
+    await e2e.stack.restartDaemon("SIGKILL");
     const lost = await waitFor(() => v.ofKind("turn_error").find((e) => e.code === "AGENT_RESTARTED"), "restart reported", 30_000);
     expect(lost.message).toMatch(/agent restarted/i);
     const fresh = await waitFor(() => v.ofKind("notice").find((n) => /could not resume/.test(n.text)), "not-resumed notice", 30_000);
@@ -107,7 +90,7 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
     const ms = Date.now() - t0;
     expect(v.ofKind("user_message").map((m) => m.id)).toEqual(["n1", "n2"]);
     // A viewer arriving now sees the same story: the lost turn, the warning, then the queued prompt's reply.
-    const late = await new NodeViewer(stack.url, sessionId).open();
+    const late = await new NodeViewer(e2e.stack.url, sessionId).open();
     expect(late.ofKind("turn_error").map((e) => e.code)).toEqual(["AGENT_RESTARTED"]);
     expect(late.ofKind("notice").map((n) => n.level)).toEqual(["warn"]);
     expect(late.agentText()).toBe(v.agentText());
@@ -117,9 +100,7 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
   });
 
   it("cutting the tunnel (the daemon process lives) 3 times mid-turn: every agent event arrives exactly once, in order", async () => {
-    const sessionId = await createSession(stack.url);
-    const v = await new NodeViewer(stack.url, sessionId).open();
-    await waitFor(() => v.status() === "idle", "session ready");
+    const { v } = await openIdleSession(e2e.stack.url);
     const UNITS = 12;
     const CUTS = 3;
     await v.op({ op: "message.send", id: "c1", blocks: text(`sleep ${UNITS}`) });
@@ -130,7 +111,7 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
       await waitFor(() => v.agentText().includes(`… ${2 + i * 3}/${UNITS}`), `progress before cut ${i + 1}`);
       const before = v.ofKind("acp").length;
       const t0 = Date.now();
-      cut += stack.cutTunnel();
+      cut += e2e.stack.cutTunnel();
       // Converged: the agent's output flows again through a new tunnel.
       await waitFor(() => v.ofKind("acp").length > before, `stream resumes after cut ${i + 1}`, 30_000);
       resumeMs.push(Date.now() - t0);
@@ -157,13 +138,11 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
   });
 
   it("a clean daemon restart (SIGTERM) mid-turn ends the turn, resumes the session and runs the queued prompt", async () => {
-    const sessionId = await createSession(stack.url);
-    const v = await new NodeViewer(stack.url, sessionId).open();
-    await waitFor(() => v.status() === "idle", "session ready");
+    const { v } = await openIdleSession(e2e.stack.url);
     await v.op({ op: "message.send", id: "g1", blocks: text("sleep 40") });
     await v.op({ op: "message.send", id: "g2", blocks: text("after clean restart") });
     const t0 = Date.now();
-    await stack.restartDaemon("SIGTERM");
+    await e2e.stack.restartDaemon("SIGTERM");
     await waitFor(() => v.agentText().includes("after clean restart"), "queued prompt ran after restart", 30_000);
     expect(v.ofKind("user_message").map((m) => m.id)).toEqual(["g1", "g2"]);
     figure("daemon SIGTERM mid-turn (real stack)", "1 restart", "session resumed, queued prompt ran once", Date.now() - t0);

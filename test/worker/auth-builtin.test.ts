@@ -161,22 +161,10 @@ describe("builtin sign-in", () => {
     expect((await call("/api/auth/code", { method: "POST", body: JSON.stringify({ email: "not an email" }) })).status).toBe(400);
 
     // Alice (allow-listed) pairs a machine, starts a session and invites the stranger as a viewer.
-    const { cookie } = await signIn("alice@example.com");
-    const h = { Cookie: cookie };
-    const pair = await call<{ machine: { id: string }; token: string }>("/api/machines", { method: "POST", headers: h, body: "{}" });
-    expect(pair.status).toBe(201);
-    const daemon = new TestDaemon(pair.body.token);
-    await daemon.connect();
-    const s = await call<{ session: { id: string } }>("/api/sessions", {
-      method: "POST",
-      headers: h,
-      body: JSON.stringify({ machineId: pair.body.machine.id, agentId: "demo", cwd: "/work" }),
-    });
-    expect(s.status).toBe(201);
-    expect((await call(`/api/sessions/${s.body.session.id}/members`, { method: "POST", headers: h, body: JSON.stringify({ email: stranger, role: "viewer" }) })).status).toBe(201);
+    const { sessionId, daemon } = await aliceSessionWith(stranger, "viewer");
 
     const invited = await signIn(stranger);
-    const v = await AuthedViewer.open(s.body.session.id, { Cookie: invited.cookie });
+    const v = await AuthedViewer.open(sessionId, { Cookie: invited.cookie });
     expect(v.welcome()?.viewer.role).toBe("viewer");
     v.close();
     daemon.close();

@@ -5,6 +5,7 @@ import { createResource, createSignal, For, Match, Show, Switch } from "solid-js
 import { normalizeUserCode, USER_CODE_RE, type DeviceApproval } from "../../../shared/device-api";
 import { api, ApiError } from "../lib/api";
 import { sentence } from "../lib/format";
+import { AuthError } from "./AuthError";
 import { UserMenu } from "./UserMenu";
 import "../home.css";
 import "../team.css";
@@ -100,11 +101,7 @@ export function MachineApprove() {
             </Match>
             <Match when={approval()}>{(a) => <ApprovalDetails approval={a()} name={name() ?? a().hostname} setName={setName} busy={busy()} onDecide={decide} />}</Match>
           </Switch>
-          <Show when={error()}>
-            <p class="auth-error" role="alert">
-              {error()}
-            </p>
-          </Show>
+          <AuthError message={error()} />
         </Show>
       </section>
     </div>

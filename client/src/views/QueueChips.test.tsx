@@ -3,8 +3,7 @@ import { createSignal } from "solid-js";
 import { describe, expect, it, vi } from "vitest";
 import type { AckOf, ClientOpName, QueueEntry } from "../../../shared/viewer-protocol";
 import type { OpInput, OpReply } from "../connection/op-client";
-import { type Draft, EMPTY_DRAFT } from "../session/composer-logic";
-import { makeSessionActions } from "../session/session-actions";
+import { recordedActions } from "../session/recorded-actions";
 import { QueueChips } from "./QueueChips";
 import { Sender } from "./Sender";
 
@@ -217,19 +216,8 @@ describe("QueueChips", () => {
 
 describe("QueueChips wired to the session actions", () => {
   function wired(reply: (op: OpInput) => OpReply, initial = "") {
-    const sent: OpInput[] = [];
-    const notify = vi.fn();
-    const [draft, setDraft] = createSignal<Draft>({ ...EMPTY_DRAFT, text: initial });
+    const { actions, sent, notify, draft, setDraft } = recordedActions(reply, { initial });
     const [queue] = createSignal([entry("q1", "run the linter")]);
-    const actions = makeSessionActions({
-      request: async (op) => {
-        sent.push(op);
-        return reply(op);
-      },
-      draft,
-      setDraft,
-      notify,
-    });
     render(() => (
       <>
         <QueueChips
@@ -369,21 +357,7 @@ describe("QueueChips: unconfirmed steer", () => {
 });
 
 describe("session actions: edit, retry, re-queue", () => {
-  function actionsWith(reply: (op: OpInput, i: number) => OpReply, initial = "") {
-    const sent: OpInput[] = [];
-    const notify = vi.fn();
-    const [draft, setDraft] = createSignal<Draft>({ ...EMPTY_DRAFT, text: initial });
-    const actions = makeSessionActions({
-      request: async (op) => {
-        sent.push(op);
-        return reply(op, sent.length - 1);
-      },
-      draft,
-      setDraft,
-      notify,
-    });
-    return { actions, sent, notify, draft };
-  }
+  const actionsWith = (reply: (op: OpInput, i: number) => OpReply, initial = "") => recordedActions(reply, { initial });
   const ack = <K extends ClientOpName>(op: K, result: AckOf<K>): OpReply => ({ type: "ack", rid: "r", op, result }) as OpReply;
 
   it("edit sends queue.edit with the new text (attachments kept) and leaves the draft alone", async () => {

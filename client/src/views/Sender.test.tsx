@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { ConfigState } from "../../../shared/viewer-protocol";
 import type { OpInput, OpReply } from "../connection/op-client";
 import { type Draft, EMPTY_DRAFT } from "../session/composer-logic";
+import { recordedActions } from "../session/recorded-actions";
 import { makeSessionActions } from "../session/session-actions";
 import { Sender } from "./Sender";
 
@@ -193,19 +194,7 @@ describe("Sender: selects", () => {
 
 describe("Sender wired to the session actions", () => {
   function wired(reply: (op: OpInput) => OpReply) {
-    const sent: OpInput[] = [];
-    const notify = vi.fn();
-    const [draft, setDraft] = createSignal<Draft>(EMPTY_DRAFT);
-    const actions = makeSessionActions({
-      request: async (op) => {
-        sent.push(op);
-        return reply(op);
-      },
-      draft,
-      setDraft,
-      notify,
-      mintId: () => "m-1",
-    });
+    const { actions, sent, notify, draft, setDraft } = recordedActions(reply, { mintId: () => "m-1" });
     render(() => (
       <Sender draft={draft()} onDraft={setDraft} turnActive canAct config={CONFIG} onSend={() => void actions.send()} onStop={() => void actions.stop()} onSelect={() => {}} />
     ));

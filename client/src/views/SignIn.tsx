@@ -2,6 +2,7 @@ import Mail from "lucide-solid/icons/mail";
 import { createSignal, Show } from "solid-js";
 import { api, ApiError } from "../lib/api";
 import { sentence } from "../lib/format";
+import { AuthError } from "./AuthError";
 import "../team.css";
 
 /** Built-in sign-in: email → one-time code from the mail → session cookie. */
@@ -74,11 +75,7 @@ export function SignIn(props: { onSignedIn: () => void }) {
                   data-testid="signin-email-input"
                 />
               </label>
-              <Show when={error()}>
-                <p class="auth-error" role="alert">
-                  {error()}
-                </p>
-              </Show>
+              <AuthError message={error()} />
               <button class="btn btn-primary auth-submit" type="submit" disabled={busy()} data-testid="signin-send">
                 <Mail size={16} aria-hidden="true" /> {busy() ? "Sending…" : "Email me a code"}
               </button>
@@ -104,11 +101,7 @@ export function SignIn(props: { onSignedIn: () => void }) {
                 data-testid="signin-code-input"
               />
             </label>
-            <Show when={error()}>
-              <p class="auth-error" role="alert">
-                {error()}
-              </p>
-            </Show>
+            <AuthError message={error()} />
             <button class="btn btn-primary auth-submit" type="submit" disabled={busy()} data-testid="signin-verify">
               {busy() ? "Signing in…" : "Sign in"}
             </button>
