@@ -17,10 +17,11 @@ import ShieldAlert from "lucide-solid/icons/shield-alert";
 import Terminal from "lucide-solid/icons/terminal";
 import Trash2 from "lucide-solid/icons/trash";
 import Wrench from "lucide-solid/icons/wrench";
-import { createEffect, createMemo, createSignal, For, Match, on, Show, Switch } from "solid-js";
+import { createEffect, createMemo, createRenderEffect, createSignal, For, Match, on, Show, Switch } from "solid-js";
 import { Dynamic } from "solid-js/web";
 import type { AgentRow, PermissionRow, PlanRow, TerminalOutput, ThoughtRow, ToolContent, ToolRow, UserRow } from "../../../shared/fold";
 import { createMarkdown } from "../lib/create-markdown";
+import { patchBlocks } from "../lib/patch-blocks";
 import { createTerminalRuns } from "../lib/create-terminal-runs";
 import { isMarkdownOutput } from "../lib/terminal-plain";
 import { lineDiff, trimContext } from "../lib/diff";
@@ -85,7 +86,7 @@ export function AgentMessage(props: { row: AgentRow }) {
   );
   return (
     <div class="row row-agent" classList={{ streaming: props.row.streaming }} data-testid="row-agent">
-      <div class="md" innerHTML={html()} />
+      <div class="md" ref={(el) => createRenderEffect(() => patchBlocks(el, html()))} />
     </div>
   );
 }
