@@ -134,6 +134,8 @@ export default defineConfig({
           name: "e2e",
           environment: "node",
           include: ["test/e2e/**/*.test.ts"],
+          // One stack for the files that only need Baton up (useStackAndBrowser({ shared: true })).
+          globalSetup: ["test/e2e/global-setup.ts"],
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -388,11 +388,12 @@ it("client: 200 chunks/s into a 5k-row session vs into an empty one (Chromium)",
 }, 300_000);
 
 it(`client, phone-class CPU (${PHONE_THROTTLE}× throttled): first render of a 5k-row session's join and 200 chunks/s (Chromium)`, async () => {
+  const empty = await run(0, PHONE_THROTTLE);
   const full = await run(ROWS, PHONE_THROTTLE);
   row({
     figure: `client, ${PHONE_THROTTLE}× CPU throttling: first render of a ${ROWS.toLocaleString("en-US")}-row session's join to the newest row (the room's last ${full.rowsSent} rows)`,
     measured:
-      `${full.loadMs} ms from navigation to ready + the window mounted at the bottom (page served locally; boot included); ` +
+      `${full.loadMs} ms from navigation to ready + the window mounted at the bottom (page served locally; boot included; an empty session: ${empty.loadMs} ms); ` +
       (full.loadCpuMs.marked
         ? `longest task from the first server frame on ${full.loadCpuMs.replayWallMs} ms wall clock (${full.loadCpuMs.replayMs} ms thread CPU, which the throttle's pauses do not count)`
         : "the trace lost the page's first-frame mark, so no task split this time"),

@@ -10,7 +10,7 @@ import { createSession } from "./support";
 
 const AXE_PATH = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
-const e2e = useStackAndBrowser();
+const e2e = useStackAndBrowser({ shared: true });
 
 type Violation = { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary?: string }[] };
 

@@ -6,7 +6,7 @@ import { useStackAndBrowser } from "./file-stack";
 import { idle, openViewer, say, tid, userRows } from "./session-page";
 import { createSession, waitFor } from "./support";
 
-const e2e = useStackAndBrowser();
+const e2e = useStackAndBrowser({ shared: true });
 
 describe("dropped by Stop, two viewers", () => {
   it("A restores to its draft: B's offer goes away (no Re-queue left to press), X runs once; a later turn clears any offer", async () => {

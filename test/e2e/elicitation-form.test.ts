@@ -8,7 +8,7 @@ import { useStackAndBrowser } from "./file-stack";
 import { idle, openSession, tid } from "./session-page";
 import { createSession, waitFor } from "./support";
 
-const e2e = useStackAndBrowser();
+const e2e = useStackAndBrowser({ shared: true });
 
 describe("agent form in Chromium", () => {
   it("desktop asks, both see the form, the phone answers, everyone sees the answer and the agent uses it", async () => {

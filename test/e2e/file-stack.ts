@@ -1,10 +1,12 @@
 /** The local stack (and Chromium) one e2e test file shares: started in its beforeAll, stopped in its afterAll. */
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { launch } from "./browser";
 import { type Stack, startTestStack, type TestStackOptions } from "./support";
 
 export type FileStackOptions = {
+  /** Use the project's one stack (test/e2e/global-setup.ts) instead of starting one: for files that only need Baton up. */
+  shared?: boolean;
   /** The daemon's environment (startTestStack's default when absent); a function runs first in beforeAll, for an env naming files made then. */
   daemonEnv?: Record<string, string> | (() => Record<string, string>);
   stack?: TestStackOptions;
@@ -43,7 +45,11 @@ function useFileStack(withBrowser: boolean, opts: FileStackOptions): FileStackAn
   };
   beforeAll(async () => {
     const daemonEnv = typeof opts.daemonEnv === "function" ? opts.daemonEnv() : opts.daemonEnv;
-    if (withBrowser) [stack, browser] = await Promise.all([startTestStack(daemonEnv, opts.stack), launch()]);
+    if (opts.shared) {
+      if (daemonEnv || opts.stack) throw new Error("a shared stack takes no daemonEnv or stack options: start the file's own");
+      stack = sharedStack();
+      if (withBrowser) browser = await launch();
+    } else if (withBrowser) [stack, browser] = await Promise.all([startTestStack(daemonEnv, opts.stack), launch()]);
     else stack = await startTestStack(daemonEnv, opts.stack);
     await opts.setup?.();
   }, opts.timeout);
@@ -53,4 +59,25 @@ function useFileStack(withBrowser: boolean, opts: FileStackOptions): FileStackAn
     await opts.cleanup?.();
   });
   return started;
+}
+
+/** The project's stack as a file sees it: its address and token; it is stopped by the global teardown, not by a file. */
+function sharedStack(): Stack {
+  const { url, token } = inject("sharedStack");
+  const own = (what: string) => new Error(`the shared stack cannot ${what}: give the file its own (useStack without shared)`);
+  return {
+    url,
+    token,
+    stop: async () => {},
+    restartDaemon: () => Promise.reject(own("restart its daemon")),
+    get daemon(): never {
+      throw own("hand out its daemon process");
+    },
+    serverOutput: () => {
+      throw own("show its server log to one file");
+    },
+    cutTunnel: () => {
+      throw own("cut its tunnel");
+    },
+  };
 }

@@ -10,6 +10,7 @@ import { createSession, NodeViewer, waitFor } from "./support";
 let sessionId: string;
 
 const e2e = useStackAndBrowser({
+  shared: true,
   async setup() {
     sessionId = await createSession(e2e.stack.url);
     const v = await new NodeViewer(e2e.stack.url, sessionId).open();

@@ -14,6 +14,7 @@ const TURNS = 70;
 let sessionId: string;
 
 const e2e = useStackAndBrowser({
+  shared: true,
   timeout: 240_000,
   async setup() {
     sessionId = await createSession(e2e.stack.url);

@@ -7,7 +7,7 @@ import { useStackAndBrowser } from "./file-stack";
 import { idle, openViewer, tid } from "./session-page";
 import { createSession, waitFor } from "./support";
 
-const e2e = useStackAndBrowser();
+const e2e = useStackAndBrowser({ shared: true });
 
 async function type(page: Page, text: string, tap = false) {
   const input = tid(page, "composer-input");

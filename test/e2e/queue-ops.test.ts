@@ -9,7 +9,7 @@ import { useStackAndBrowser } from "./file-stack";
 import { idle, openSession, openViewer, say, tid, userRows } from "./session-page";
 import { createSession, waitFor } from "./support";
 
-const e2e = useStackAndBrowser();
+const e2e = useStackAndBrowser({ shared: true });
 
 const chip = (page: Page, text: string) => tid(page, "queue-chip").filter({ hasText: text });
 

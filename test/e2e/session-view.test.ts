@@ -7,7 +7,7 @@ import { DESKTOP, PHONE, shot } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
 import { createSession, NodeViewer, openIdleSession, waitFor } from "./support";
 
-const e2e = useStackAndBrowser();
+const e2e = useStackAndBrowser({ shared: true });
 
 /** A new session, a Node viewer on it once the agent is idle, and a `profile` page showing it. */
 async function openWithViewer(profile: BrowserContextOptions) {
