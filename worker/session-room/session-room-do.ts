@@ -8,7 +8,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { MAX_VIEWER_FRAME_BYTES } from "../../shared/limits";
 import type { DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
-import { type AckFrameOf, type ClientOpName, ErrorCode, type ErrorFrame, Viewer } from "../../shared/viewer-protocol";
+import { ErrorCode, type Viewer } from "../../shared/viewer-protocol";
 import { setSessionActivity, setSessionTitle, setSessionStatus } from "../directory";
 import { type Env, machineStub } from "../env";
 import { VIEWER_HEADER } from "../headers";
@@ -16,7 +16,7 @@ import type { DispatchOptions, DispatchResult, MachineStatus } from "../machine/
 import { parseViewerFrame } from "./parse-viewer-frame";
 import { assertNever } from "../../shared/assert-never";
 import { type FrameGate, Intake, makeFrameGate } from "./rate-limit";
-import { type Replier, RoomCore, type RoomPort } from "./room-core";
+import { RoomCore, type RoomPort } from "./room-core";
 import type { SessionStatusEvent } from "./room-status";
 import { RoomStore, type SessionMeta } from "./room-store";
 import type { RoomRpc } from "./room-rpc";
@@ -24,15 +24,7 @@ import { isWatching, type PushEvent } from "../push/notify-rules";
 import { deliverPush } from "../push/push-delivery";
 import { pushEnabled } from "../push/push-sender";
 import type { RemoteAnswer } from "./permissions";
-
-/** Close code when a viewer's role changed or they lost access; the client reconnects and re-checks. */
-const CLOSE_ACCESS_CHANGED = 4403;
-/** Close code for a socket that kept flooding past its rate limit (policy violation). */
-const CLOSE_POLICY = 1008;
-/** Close code for a socket the runtime reported broken (protocol error). */
-const CLOSE_PROTOCOL_ERROR = 1002;
-
-type Attachment = { viewer: Viewer; connectedAt: number };
+import { type Attachment, CLOSE_ACCESS_CHANGED, CLOSE_POLICY, CLOSE_PROTOCOL_ERROR, closeQuietly, parseViewer, replierFor } from "./viewer-sockets";
 
 export class SessionRoom extends DurableObject<Env> implements RoomRpc {
   private readonly core: RoomCore;
@@ -216,42 +208,4 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
       }
     }
   }
-}
-
-/** The viewer the Worker put in the upgrade's header (identity, membership and role already checked). */
-function parseViewer(header: string | null): Viewer | null {
-  if (!header) return null;
-  try {
-    const parsed = Viewer.safeParse(JSON.parse(header));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-function closeQuietly(ws: WebSocket, code: number, reason: string): void {
-  try {
-    ws.close(code, reason);
-  } catch {
-    /* already closed */
-  }
-}
-
-/** Answers on one socket; a viewer gone meanwhile loses nothing (outcomes are durable, a retry gets them). */
-function replierFor(ws: WebSocket): Replier {
-  const send = (text: string) => {
-    try {
-      ws.send(text);
-    } catch {
-      /* closed */
-    }
-  };
-  return {
-    ack<K extends ClientOpName>(op: { op: K; rid: string }, result: AckFrameOf<K>["result"]) {
-      send(JSON.stringify({ type: "ack", rid: op.rid, op: op.op, result } satisfies AckFrameOf<K>));
-    },
-    error(rid, code, message) {
-      send(JSON.stringify({ type: "error", rid, code, message } satisfies ErrorFrame));
-    },
-  };
 }

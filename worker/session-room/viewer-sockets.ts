@@ -1,0 +1,50 @@
+/** The SessionRoom's viewer sockets: what rides on each (its attachment), how one is answered and closed. */
+import type { Replier } from "./room-core";
+import { type AckFrameOf, type ClientOpName, type ErrorFrame, Viewer } from "../../shared/viewer-protocol";
+
+/** Close code when a viewer's role changed or they lost access; the client reconnects and re-checks. */
+export const CLOSE_ACCESS_CHANGED = 4403;
+/** Close code for a socket that kept flooding past its rate limit (policy violation). */
+export const CLOSE_POLICY = 1008;
+/** Close code for a socket the runtime reported broken (protocol error). */
+export const CLOSE_PROTOCOL_ERROR = 1002;
+
+export type Attachment = { viewer: Viewer; connectedAt: number };
+
+/** The viewer the Worker put in the upgrade's header (identity, membership and role already checked). */
+export function parseViewer(header: string | null): Viewer | null {
+  if (!header) return null;
+  try {
+    const parsed = Viewer.safeParse(JSON.parse(header));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export function closeQuietly(ws: WebSocket, code: number, reason: string): void {
+  try {
+    ws.close(code, reason);
+  } catch {
+    /* already closed */
+  }
+}
+
+/** Answers on one socket; a viewer gone meanwhile loses nothing (outcomes are durable, a retry gets them). */
+export function replierFor(ws: WebSocket): Replier {
+  const send = (text: string) => {
+    try {
+      ws.send(text);
+    } catch {
+      /* closed */
+    }
+  };
+  return {
+    ack<K extends ClientOpName>(op: { op: K; rid: string }, result: AckFrameOf<K>["result"]) {
+      send(JSON.stringify({ type: "ack", rid: op.rid, op: op.op, result } satisfies AckFrameOf<K>));
+    },
+    error(rid, code, message) {
+      send(JSON.stringify({ type: "error", rid, code, message } satisfies ErrorFrame));
+    },
+  };
+}
