@@ -4,6 +4,7 @@
 // reload instead (`dev: true`).
 import { spawn, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { devVapidKeys } from "./vapid-keys.mjs";
@@ -52,26 +53,42 @@ const BUILD_LOCK = join(ROOT, "dist.lock");
 /** A build takes seconds; a lock older than this was left by a killed process. */
 const STALE_LOCK_MS = 120_000;
 
-function newestMtime(path) {
+/**
+ * The build's inputs as files: the newest file time and the set of paths (a deleted or added file counts).
+ * Directory times are left out: the build itself writes `client/.wrangler/` (the Cloudflare plugin), which
+ * touched `client/` after the stamp and made every fresh clone build twice — the second time under a running
+ * stack serving `dist/`.
+ */
+function inputFiles(path, out = []) {
   let st;
   try {
     st = statSync(path);
   } catch {
-    return 0;
+    return out;
   }
-  if (!st.isDirectory()) return st.mtimeMs;
-  let newest = st.mtimeMs;
+  if (!st.isDirectory()) {
+    out.push({ path, mtimeMs: st.mtimeMs });
+    return out;
+  }
   for (const name of readdirSync(path)) {
     if (name === "node_modules" || name.startsWith(".")) continue;
-    newest = Math.max(newest, newestMtime(join(path, name)));
+    inputFiles(join(path, name), out);
   }
-  return newest;
+  return out;
+}
+
+function inputsSignature() {
+  const files = BUILD_INPUTS.flatMap((p) => inputFiles(join(ROOT, p)));
+  const newest = Math.max(0, ...files.map((f) => f.mtimeMs));
+  const paths = createHash("sha256").update(files.map((f) => f.path).sort().join("\n")).digest("hex");
+  return { newest, paths };
 }
 
 function buildIsFresh() {
   if (!existsSync(BUILT_WORKER_CONFIG) || !existsSync(BUILD_STAMP)) return false;
   const built = statSync(BUILD_STAMP).mtimeMs;
-  return BUILD_INPUTS.every((p) => newestMtime(join(ROOT, p)) < built);
+  const { newest, paths } = inputsSignature();
+  return newest < built && readFileSync(BUILD_STAMP, "utf8") === paths;
 }
 
 /**
@@ -92,9 +109,10 @@ export async function ensureBuilt({ quiet = false } = {}) {
     try {
       if (buildIsFresh()) return;
       const started = Date.now();
+      const { paths } = inputsSignature();
       execFileSync(bin("vite"), ["build", "--logLevel", "warn"], { cwd: ROOT, stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"] });
       // The stamp's time is the build's start: a source saved during the build makes the next start rebuild.
-      writeFileSync(BUILD_STAMP, "");
+      writeFileSync(BUILD_STAMP, paths);
       const t = new Date(started);
       utimesSync(BUILD_STAMP, t, t);
       return;
