@@ -206,6 +206,12 @@ describe.each(AGENTS)("%s: real agent through the SessionHost", (id: AgentId) =>
     expect(again).toMatchObject({ resumed: true });
     expect(b.rec.of("session.notice", "s1")).toEqual([]);
     write!.check(before, await settingsTurn(b, "t-set-restarted"));
+    // Back to what it was: agents that save the setting with the session (copilot's plan mode) would
+    // otherwise carry it into the next check's session/load.
+    const m4 = b.rec.events.length;
+    b.send(write!.revert);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(b.rec.events.slice(m4).filter((e) => e.t === "command.failed")).toEqual([]);
   }, START_MS + 4 * TURN_MS);
 
   // Only where it applies to this agent (not defined otherwise: nothing skipped).
