@@ -14,7 +14,7 @@ import { it } from "vitest";
 import { z } from "zod";
 import { JOIN_WINDOW_ROWS } from "../shared/limits";
 import type { DaemonEvent } from "../shared/tunnel-protocol";
-import { ORIGIN, setupSession, waitFor } from "../test/worker/harness";
+import { ORIGIN, TestViewer, setupSession, waitFor } from "../test/worker/harness";
 import { PacedDaemon } from "./paced-daemon";
 import { chunksOf, turnAnswer, utf8Bytes } from "./session-content";
 
@@ -43,12 +43,20 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const KB = (b: number) => `${(b / 1024).toFixed(1)} KB`;
 
-type Session = { sessionId: string; daemon: PacedDaemon; close(): void; turns: number };
+type Session = { sessionId: string; daemon: PacedDaemon; close(): Promise<void>; turns: number };
 
 async function newSession(): Promise<Session> {
   const { daemon, sessionId } = await setupSession();
   const paced = new PacedDaemon(daemon.ws, (daemon as unknown as { n: number }).n);
-  return { sessionId, daemon: paced, close: () => daemon.close(), turns: 0 };
+  // Closing waits until the room has heard the Machine go offline: that call still in flight when the
+  // file ends fails the run with vitest's "Closing rpc while … was pending".
+  const close = async () => {
+    const watcher = await TestViewer.open(sessionId);
+    daemon.close();
+    await waitFor(() => watcher.lastStatus()?.state === "offline", "the room sees the machine offline", 30_000);
+    watcher.close();
+  };
+  return { sessionId, daemon: paced, close, turns: 0 };
 }
 
 /** Streams `turns` more answers into the session through the tunnel; resolves when all are acked. */
@@ -131,7 +139,7 @@ it("join: 100 / 1,000 / 10,000 turns and a 100k-event log, bytes and time to rea
     bytes.push(j.bytes);
     joinRow(`${turns.toLocaleString("en-US")} turns`, s.daemon.lastN, renderedWindowBytes(turns), j);
   }
-  s.close();
+  await s.close();
   const growth = bytes[2]! / bytes[0]!;
   row({
     figure: "join bytes as the session grows 100 → 10,000 turns (flat?)",
@@ -144,7 +152,7 @@ it("join: 100 / 1,000 / 10,000 turns and a 100k-event log, bytes and time to rea
   const fine = await newSession();
   await fill(fine, 1000, FINE_CHUNKS);
   joinRow("1,000 turns as 100k events", fine.daemon.lastN, renderedWindowBytes(1000), await joins(fine.sessionId));
-  fine.close();
+  await fine.close();
 }, 900_000);
 
 it("catch-up: a viewer at the head of 1,000 turns comes back after 10 / 150 / 2,000 more", async () => {
@@ -154,7 +162,7 @@ it("catch-up: a viewer at the head of 1,000 turns comes back after 10 / 150 / 2,
     const before = await join(s.sessionId);
     await fill(s, missed);
     const back = await join(s.sessionId, before.seq);
-    s.close();
+    await s.close();
     const missedBytes = Array.from({ length: missed }, (_, k) => utf8Bytes(turnAnswer(1000 + k))).reduce((a, b) => a + b, 0);
     row({
       figure: `catch-up after ${missed.toLocaleString("en-US")} missed turns (Baton)`,
@@ -191,7 +199,7 @@ it("live: one answer message → a second viewer, p50 / p90", async () => {
   await waitFor(() => got.size >= LIVE_MESSAGES, "live delivered", 30_000);
   const lat = [...sent].map(([i, t]) => got.get(i)! - t);
   sockets.forEach((w) => w.close(1000, "bye"));
-  s.close();
+  await s.close();
   const p50 = pct(lat, 50);
   const p90 = pct(lat, 90);
   row({
