@@ -304,6 +304,52 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+/** Loads of the page, untraced, per first-render time figure (the median is reported). */
+const UNTRACED_LOADS = 3;
+
+/** Waits until the page is ready with the room's window mounted; returns that moment on the page's clock (ms since navigation start). */
+async function mounted(page: Page, rowsSent: number): Promise<number> {
+  const handle = await page.waitForFunction(
+    (n) => {
+      const w = window as unknown as { benchState?: { ready: boolean; rows: unknown[] }; benchMountedAt?: number };
+      const s = w.benchState;
+      // …and the transcript has mounted its whole window (a landing mounts it over a few tasks).
+      if (!(!!s?.ready && s.rows.length >= n && !document.querySelector('.transcript[aria-busy="true"]'))) return 0;
+      w.benchMountedAt ??= performance.now();
+      return w.benchMountedAt;
+    },
+    rowsSent,
+    { timeout: 120_000, polling: "raf" },
+  );
+  return Math.round(Number(await handle.jsonValue()));
+}
+
+/**
+ * Navigation → the newest row mounted, on the page's own clock, with no trace or profiler attached
+ * (tracing's own cost under CPU throttling is not what a reader waits for): the median of a few loads.
+ */
+async function firstRenderMs(rows: number, throttle: number): Promise<number> {
+  const room = await fakeRoom(rows);
+  const { url, server } = await serve(dir, room);
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < UNTRACED_LOADS; i++) {
+      const context = await browser.newContext(DESKTOP);
+      try {
+        const page = await context.newPage();
+        if (throttle > 1) await (await context.newCDPSession(page)).send("Emulation.setCPUThrottlingRate", { rate: throttle });
+        await page.goto(`${url}/`);
+        times.push(await mounted(page, room.rowsSent));
+      } finally {
+        await context.close();
+      }
+    }
+  } finally {
+    server.close();
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+}
+
 /** Loads the page against a room with `rows` rows, then streams; returns load and stream figures. */
 async function run(rows: number, throttle = 1) {
   const room = await fakeRoom(rows);
@@ -322,15 +368,7 @@ async function run(rows: number, throttle = 1) {
     const t0 = Date.now();
     await page.addInitScript(installRecorders);
     await page.goto(`${url}/`);
-    await page.waitForFunction(
-      (n) => {
-        const s = (window as unknown as { benchState?: { ready: boolean; rows: unknown[] } }).benchState;
-        // …and the transcript has mounted its whole window (a landing mounts it over a few tasks).
-        return !!s?.ready && s.rows.length >= n && !document.querySelector('.transcript[aria-busy="true"]');
-      },
-      room.rowsSent,
-      { timeout: 120_000, polling: 50 },
-    );
+    await mounted(page, room.rowsSent);
     const loadMs = Date.now() - t0;
     const load = await stopRecording(page);
     const loadEvents = loadTrace ? await loadTrace.stop() : [];
@@ -390,16 +428,18 @@ it("client: 200 chunks/s into a 5k-row session vs into an empty one (Chromium)",
 it(`client, phone-class CPU (${PHONE_THROTTLE}× throttled): first render of a 5k-row session's join and 200 chunks/s (Chromium)`, async () => {
   const empty = await run(0, PHONE_THROTTLE);
   const full = await run(ROWS, PHONE_THROTTLE);
+  const untraced = { full: await firstRenderMs(ROWS, PHONE_THROTTLE), empty: await firstRenderMs(0, PHONE_THROTTLE) };
   row({
     figure: `client, ${PHONE_THROTTLE}× CPU throttling: first render of a ${ROWS.toLocaleString("en-US")}-row session's join to the newest row (the room's last ${full.rowsSent} rows)`,
     measured:
-      `${full.loadMs} ms from navigation to ready + the window mounted at the bottom (page served locally; boot included; an empty session: ${empty.loadMs} ms); ` +
+      `${untraced.full} ms from navigation to ready + the window mounted at the bottom, on the page's clock, untraced (median of ${UNTRACED_LOADS} loads; page served locally; boot included; an empty session: ${untraced.empty} ms); ` +
+      `with the trace recording: ${full.loadMs} ms (empty: ${empty.loadMs} ms), ` +
       (full.loadCpuMs.marked
         ? `longest task from the first server frame on ${full.loadCpuMs.replayWallMs} ms wall clock (${full.loadCpuMs.replayMs} ms thread CPU, which the throttle's pauses do not count)`
         : "the trace lost the page's first-frame mark, so no task split this time"),
-    ratio: +(full.loadMs / 1000).toFixed(2),
+    ratio: +(untraced.full / 1000).toFixed(2),
     target: "≤ 1 s",
-    ok: full.loadMs <= 1000,
+    ok: untraced.full <= 1000,
   });
   row({
     figure: `client, ${PHONE_THROTTLE}× CPU throttling: ${CHUNKS_PER_SECOND} chunks/s into the ${ROWS.toLocaleString("en-US")}-row session`,
