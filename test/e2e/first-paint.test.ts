@@ -73,6 +73,34 @@ describe("first paint without the markdown renderer", () => {
     });
   }
 
+  it("the session page asks for the ack check (zod's schemas) only once its join has landed, not while the join's frames arrive", async () => {
+    const ctx = await e2e.browser.newContext(DESKTOP);
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    const ackCheck: string[] = [];
+    page.on("request", (r) => {
+      if (/\/assets\/ack-check-[^/]*\.js$/.test(new URL(r.url()).pathname)) ackCheck.push(r.url());
+    });
+    // Hold the session's socket at the server's door: the page boots and goes idle with no join yet.
+    let letIn!: () => void;
+    const door = new Promise<void>((r) => (letIn = r));
+    await page.routeWebSocket(/\/api\/sessions\/[^/]+\/ws/, async (ws) => {
+      await door;
+      ws.connectToServer();
+    });
+    await page.goto(`${e2e.stack.url}/s/${sessionId}`);
+    await page.getByTestId("composer-input").waitFor();
+    // Two idle periods and a quiet network: idle work scheduled at boot has run and fetched what it wanted.
+    for (let i = 0; i < 2; i++) await page.evaluate(() => new Promise<void>((r) => requestIdleCallback(() => r())));
+    await page.waitForLoadState("networkidle");
+    expect(ackCheck, "the ack check was fetched before the join").toEqual([]);
+    letIn();
+    await page.getByTestId("row-agent").last().filter({ hasText: "Demo reply" }).waitFor();
+    await waitFor(() => ackCheck.length > 0, "the ack check, fetched once the join has landed", 15_000);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
   it("the home page paints while the markdown renderer, the schemas and the ack check are held back (idle work may ask for them)", async () => {
     const ctx = await e2e.browser.newContext(PHONE);
     const page = await ctx.newPage();

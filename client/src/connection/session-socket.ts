@@ -12,7 +12,7 @@ import { whenIdle } from "../lib/idle";
 import { makeOpClient, type OpClientOptions, type OpInput, type OpReply } from "./op-client";
 import { localOutboxStorage, makeOutbox } from "./outbox";
 
-/** The ack check brings zod: fetched once the page has painted, awaited by an answer that comes sooner. */
+/** The ack check brings zod: fetched once the join has rendered, awaited by an answer that comes sooner. */
 const loadAckCheck = () => import("./ack-check");
 
 /** An op's answer as the app reads it: acks checked against their op's schema (ack-check.ts). */
@@ -120,6 +120,8 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
     ops.handle(f);
     opts.onFrame(f);
     if (f.type === "ready") {
+      // Off the join's path: evaluating zod's schemas while the join's frames land delays the first render.
+      if (!everLive) whenIdle(() => void loadAckCheck().catch(() => {}));
       everLive = true;
       setState("live");
       ops.setLive(true);
@@ -154,8 +156,6 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
   window.addEventListener("online", onOnline);
   window.addEventListener("offline", onOffline);
   opts.onState(state);
-
-  whenIdle(() => void loadAckCheck().catch(() => {}));
 
   return {
     request: (input: OpInput): Promise<OpReply> => ops.request(input).then((r) => checkedReply(r)),
