@@ -109,7 +109,7 @@ export const EVENT_LABELS: readonly { kind: PushEventKind; label: string }[] = [
   { kind: "permission", label: "An agent needs my approval or an answer" },
   { kind: "turn_ended", label: "A turn ended" },
   { kind: "turn_failed", label: "A turn failed" },
-  { kind: "machine_offline", label: "A machine went offline mid-turn" },
+  { kind: "machine_offline", label: "A machine went offline during a turn" },
   { kind: "queued_started", label: "My queued message started" },
 ];
 
