@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DaemonEvent } from "../../shared/tunnel-protocol";
+import type { DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
 import { startFakeModel, type FakeModel, type RecordedRequest } from "../fake-model/server";
 import { ECHO_COMMAND, TOUCH_FILE, TRIGGERS, findShellTool } from "../fake-model/script";
 import { writeCapture } from "./capture";
@@ -27,6 +27,14 @@ type Ev<K extends DaemonEvent["t"]> = Extract<DaemonEvent, { t: K }>;
 
 /** Model calls of the agent's main loop (they offer a shell tool; title / suggestion side requests do not). */
 const mainCalls = (m: FakeModel, from = 0): RecordedRequest[] => m.requests.slice(from).filter((r) => r.view !== null && findShellTool(r.view.tools) !== null);
+
+/** Sends a setting write and gives the agent `settleMs` to refuse it: accepted = no command.failed since. */
+async function sendAccepted(host: AgentHost, command: MachineCommand, settleMs: number): Promise<void> {
+  const mark = host.rec.events.length;
+  host.send(command);
+  await new Promise((r) => setTimeout(r, settleMs));
+  expect(host.rec.events.slice(mark).filter((e) => e.t === "command.failed")).toEqual([]);
+}
 
 describe.each(AGENTS)("%s: real agent through the SessionHost", (id: AgentId) => {
   const profile = AGENT_PROFILES[id];
@@ -151,10 +159,7 @@ describe.each(AGENTS)("%s: real agent through the SessionHost", (id: AgentId) =>
     expect(after, "a main-loop model request for the next turn").toBeTruthy();
     write!.check(before, after!);
     // Back to what it was, so the next checks run in the agent's usual setting.
-    const m3 = a.rec.events.length;
-    a.send(write!.revert);
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(a.rec.events.slice(m3).filter((e) => e.t === "command.failed")).toEqual([]);
+    await sendAccepted(a, write!.revert, 1000);
   });
 
   if (profile.fakeModel) it("a prompt while a turn runs is refused by the host (the room queues it); sent after the end, it runs exactly once", async () => {
@@ -192,10 +197,7 @@ describe.each(AGENTS)("%s: real agent through the SessionHost", (id: AgentId) =>
       return mainCalls(model, reqMark)[0]!;
     };
     const before = await settingsTurn(a, "t-set-before");
-    const m = a.rec.events.length;
-    a.send(write!.command);
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(a.rec.events.slice(m).filter((e) => e.t === "command.failed")).toEqual([]);
+    await sendAccepted(a, write!.command, 1500);
     const config = a.rec.of("config.state", "s1").at(-1)?.config ?? ready.config;
     write!.check(before, await settingsTurn(a, "t-set-changed"));
     await a.close();
@@ -208,10 +210,7 @@ describe.each(AGENTS)("%s: real agent through the SessionHost", (id: AgentId) =>
     write!.check(before, await settingsTurn(b, "t-set-restarted"));
     // Back to what it was: agents that save the setting with the session (copilot's plan mode) would
     // otherwise carry it into the next check's session/load.
-    const m4 = b.rec.events.length;
-    b.send(write!.revert);
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(b.rec.events.slice(m4).filter((e) => e.t === "command.failed")).toEqual([]);
+    await sendAccepted(b, write!.revert, 1000);
   }, START_MS + 4 * TURN_MS);
 
   // Only where it applies to this agent (not defined otherwise: nothing skipped).

@@ -92,13 +92,8 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
     this.ctx.acceptWebSocket(server);
     server.serializeAttachment({ viewer, connectedAt: Date.now() } satisfies Attachment);
     // Synchronous from here: the backlog we read is exactly what precedes the next broadcast.
-    this.sendReplay(server, viewer, after);
+    this.core.replay(viewer, after, (text) => server.send(text));
     return new Response(null, { status: 101, webSocket: pair[0] });
-  }
-
-  /** The replay on a socket that just joined (also what the catch-up benchmark measures). */
-  sendReplay(ws: WebSocket, viewer: Viewer, after: number): void {
-    this.core.replay(viewer, after, (text) => ws.send(text));
   }
 
   // ================================================================ viewer sockets
