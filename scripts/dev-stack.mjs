@@ -5,6 +5,7 @@
 import { spawn, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
+import { createServer } from "node:net";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { devVapidKeys } from "./vapid-keys.mjs";
@@ -162,6 +163,8 @@ function spawnServer({ port, stateDir, dev, out, serverEnv }) {
  */
 export async function startStack(opts = {}) {
   const port = opts.port ?? 8787;
+  // Before anything is written: a second start must not pair a second daemon against the first server.
+  await assertPortFree(port);
   const stateDir = resolve(opts.stateDir ?? join(ROOT, ".wrangler", "state"));
   mkdirSync(stateDir, { recursive: true });
   applyMigrations(stateDir);
@@ -211,6 +214,23 @@ export async function startStack(opts = {}) {
     await Promise.all(procs.map(killProc));
     throw err;
   }
+}
+
+/** Thrown by startStack when another process already listens on the port (e.g. a first `npm start`). */
+export class PortInUseError extends Error {
+  constructor(port) {
+    super(`port ${port} is already in use (another Baton?). Stop it, or run with PORT=<another port>.`);
+    this.port = port;
+  }
+}
+
+/** Resolves when nothing listens on 127.0.0.1:port; rejects with PortInUseError when something does. */
+function assertPortFree(port) {
+  return new Promise((res, rej) => {
+    const probe = createServer();
+    probe.once("error", (err) => rej(err.code === "EADDRINUSE" ? new PortInUseError(port) : err));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => res()));
+  });
 }
 
 // npm scripts put every `node_modules/.bin` on PATH; agent CLIs that are only Baton's own devDependencies
