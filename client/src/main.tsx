@@ -1,3 +1,5 @@
+// First: zod (loaded later by some chunks) must never probe for eval under the CSP.
+import "./lib/zod-jitless";
 import { Route, Router } from "@solidjs/router";
 import { ErrorBoundary, lazy } from "solid-js";
 import { render } from "solid-js/web";

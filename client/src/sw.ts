@@ -5,6 +5,7 @@
  * session on a tap. What to show and do is decided in `push/notification-logic.ts`; this file calls the
  * browser.
  */
+import "./lib/zod-jitless";
 import { clientsClaim } from "workbox-core";
 import { addRoute, cleanupOutdatedCaches, matchPrecache, precache } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";

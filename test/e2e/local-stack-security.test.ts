@@ -70,14 +70,40 @@ describe("local stack security", () => {
     expect(title).not.toBe("Baton");
     expect(await framed?.locator("#root").count().catch(() => 0)).toBe(0);
 
+    await page.close();
     violations.length = 0;
+    const app = await ctx.newPage();
+    app.on("console", (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+    });
+    // Chromium's Issues panel (DevTools' Audits domain) reports what the policy blocked even when nothing is
+    // logged to the console (e.g. a report-only or an inline-style block).
+    const cdp = await ctx.newCDPSession(app);
+    const issues: string[] = [];
+    cdp.on("Audits.issueAdded", ({ issue }) => {
+      if (issue.code === "ContentSecurityPolicyIssue") issues.push(JSON.stringify(issue.details.contentSecurityPolicyIssueDetails));
+    });
+    await cdp.send("Audits.enable");
     const sessionId = await createSession(e2e.stack.url);
-    await page.goto(`${e2e.stack.url}/s/${sessionId}`);
-    await page.getByTestId("composer-input").fill("hello");
-    await page.getByTestId("send-button").click();
-    await page.getByTestId("row-agent").first().waitFor();
+    await app.goto(`${e2e.stack.url}/s/${sessionId}`);
+    await app.getByTestId("composer-input").fill("hello");
+    await app.getByTestId("send-button").click();
+    await app.getByTestId("row-agent").first().waitFor();
+    await app.goto(`${e2e.stack.url}/`);
+    await app.getByRole("heading", { name: "Sessions" }).waitFor();
     expect(violations).toEqual([]);
+    expect(issues).toEqual([]);
     await ctx.close();
+  });
+
+  it("robots.txt is a real one that keeps crawlers out of a private deployment, not the app's HTML", async () => {
+    const r = await fetch(`${e2e.stack.url}/robots.txt`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toMatch(/^text\/plain/);
+    const body = await r.text();
+    expect(body).toMatch(/^User-agent: \*$/m);
+    expect(body).toMatch(/^Disallow: \/$/m);
+    expect(body).not.toContain("<html");
   });
 
   it("a daemon with a wrong token is told 401 (unauthorized), not left retrying a hang-up", async () => {
