@@ -1,5 +1,6 @@
 // axe-core over the main views, desktop and phone: the session list, the session view (idle, mid-turn
-// with queue chips, a permission card) and the session settings. Fails on serious / critical violations.
+// with queue chips, a permission card) and the session settings. Fails on every violation of every rule,
+// whatever its impact, unless the rule is waived below with the reason.
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -14,7 +15,10 @@ const e2e = useStackAndBrowser({ shared: true });
 
 type Violation = { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary?: string }[] };
 
-/** Serious and critical axe violations on the page as it is now, one line each. */
+/** Rules not applied, each with why (none today: a new entry needs a reason a reviewer accepts). */
+const WAIVED: Readonly<Record<string, string>> = {};
+
+/** Axe violations on the page as it is now (any impact, waived rules aside), one line each. */
 async function violations(page: Page, state: string): Promise<string[]> {
   if (!(await page.evaluate(() => "axe" in globalThis))) await page.addScriptTag({ path: AXE_PATH });
   // Runs in the page, where the injected script defined `axe` (this file's types have no DOM).
@@ -24,7 +28,7 @@ async function violations(page: Page, state: string): Promise<string[]> {
     return JSON.parse(JSON.stringify(r.violations)) as unknown;
   });
   return (found as Violation[])
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .filter((v) => !(v.id in WAIVED))
     .map((v) => `${state}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
@@ -33,7 +37,7 @@ describe("accessibility (axe-core)", () => {
     ["desktop", DESKTOP],
     ["phone", PHONE],
   ] as const) {
-    it(`${name}: no serious or critical violations on the main views`, async () => {
+    it(`${name}: no axe violations on the main views`, async () => {
       const sessionId = await createSession(e2e.stack.url);
       // The app's CSP (script-src 'self') would refuse the injected axe script.
       const { ctx, page } = await openViewer(e2e, { ...profile, bypassCSP: true }, sessionId, "idle");

@@ -159,6 +159,9 @@ export function Sender(props: Props) {
           </For>
         </div>
       </Show>
+      <span class="sr-only" aria-live="polite" data-testid="slash-count">
+        {pickerOpen() ? `${matches().length} ${matches().length === 1 ? "command" : "commands"}` : ""}
+      </span>
       <Show when={pickerOpen()}>
         <ul class="slash-list" id={listId} role="listbox" aria-label="Commands" data-testid="slash-list">
           <For each={matches()}>
@@ -184,9 +187,9 @@ export function Sender(props: Props) {
         data-testid="composer-input"
         class="composer-input"
         aria-label="Message"
-        role={hasCommands() ? "combobox" : undefined}
-        aria-autocomplete={hasCommands() ? "list" : undefined}
-        aria-expanded={hasCommands() ? pickerOpen() : undefined}
+        // A textarea keeps its implicit textbox role (an editable combobox must be single-line, ARIA 1.2).
+        aria-haspopup={hasCommands() ? "listbox" : undefined}
+        aria-autocomplete={pickerOpen() ? "list" : undefined}
         aria-controls={pickerOpen() ? listId : undefined}
         aria-activedescendant={pickerOpen() ? optionId(active()) : undefined}
         onKeyUp={trackCaret}

@@ -56,9 +56,14 @@ function setup(opts: { turnActive?: boolean; commands?: Command[]; config?: Conf
 }
 
 describe("Sender: slash-command picker", () => {
-  it("'/' at the start opens the agent's commands with descriptions, as a combobox with a listbox", () => {
+  it("'/' at the start opens the agent's commands with descriptions: the message field stays a textbox that controls a listbox", () => {
     const { input, type } = setup();
     expect(screen.queryByRole("listbox")).toBeNull();
+    // ARIA in HTML allows no role on a textarea but textbox, and an editable combobox must be single-line.
+    expect(screen.getByRole("textbox", { name: "Message" })).toBe(input);
+    expect(input).not.toHaveAttribute("role");
+    expect(input).toHaveAttribute("aria-haspopup", "listbox");
+    expect(input).not.toHaveAttribute("aria-controls");
     type("/");
     const list = screen.getByRole("listbox", { name: "Commands" });
     expect(within(list).getAllByRole("option").map((o) => o.textContent)).toEqual([
@@ -66,9 +71,13 @@ describe("Sender: slash-command picker", () => {
       "/initCreate an AGENTS.md file with instructions",
       "/compactSummarise the conversation",
     ]);
-    expect(input).toHaveAttribute("role", "combobox");
-    expect(input).toHaveAttribute("aria-expanded", "true");
+    expect(screen.getByRole("textbox", { name: "Message" })).toBe(input);
+    expect(input).not.toHaveAttribute("aria-expanded");
+    expect(input).toHaveAttribute("aria-autocomplete", "list");
     expect(input).toHaveAttribute("aria-controls", list.id);
+    // Announced once, politely, not on every keystroke's re-render of the list.
+    expect(screen.getByTestId("slash-count")).toHaveTextContent("3 commands");
+    expect(screen.getByTestId("slash-count")).toHaveAttribute("aria-live", "polite");
     expect(input.getAttribute("aria-activedescendant")).toBe(within(list).getAllByRole("option")[0]!.id);
   });
 
@@ -105,7 +114,9 @@ describe("Sender: slash-command picker", () => {
     type("/rev");
     fireEvent.keyDown(input, { key: "Escape" });
     expect(screen.queryByRole("listbox")).toBeNull();
-    expect(input).toHaveAttribute("aria-expanded", "false");
+    expect(input).not.toHaveAttribute("aria-controls");
+    expect(input).not.toHaveAttribute("aria-activedescendant");
+    expect(screen.getByTestId("slash-count")).toHaveTextContent("");
     fireEvent.keyDown(input, { key: "Enter" });
     expect(onSend).toHaveBeenCalledTimes(1);
   });

@@ -65,6 +65,7 @@ export function SessionList() {
         </nav>
       </header>
 
+      <main class="home-main">
       <Show
         when={!isGuest()}
         fallback={
@@ -190,6 +191,7 @@ export function SessionList() {
           </Show>
         </Show>
       </section>
+      </main>
     </div>
   );
 }
