@@ -29,7 +29,7 @@ export interface Env {
    */
   LOCAL_STACK?: string;
   /**
-   * Web Push (worker/push): the VAPID private key, a P-256 JWK as JSON (a secret: `npx @pushforge/builder vapid`,
+   * Web Push (worker/push): the VAPID private key, a P-256 JWK as JSON (a secret: `npm run vapid -- --secret`,
    * then `npx wrangler secret put VAPID_PRIVATE_KEY`), and the contact the push services see (`mailto:` or https URL).
    * Push is off unless both are set.
    */

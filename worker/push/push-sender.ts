@@ -1,7 +1,7 @@
 /**
  * Sends one Web Push message: the payload encrypted for the subscription and a VAPID header
  * (web-push.ts), POSTed to the push service. The VAPID key pair comes from the Worker's secret
- * VAPID_PRIVATE_KEY (a P-256 private JWK, as `npm run vapid` or `npx @pushforge/builder vapid` prints
+ * VAPID_PRIVATE_KEY (a P-256 private JWK, as `npm run vapid` prints
  * it); the public key the browsers subscribe with is derived from it.
  */
 import { z } from "zod";

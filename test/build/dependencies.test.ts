@@ -1,0 +1,44 @@
+/** Every dependency in package.json is used (issue 32 #6): imported by the sources, or a tool named below with what runs it. */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "..", "..");
+const SOURCE_DIRS = ["client", "worker", "shared", "daemon", "test", "bench", "scripts"];
+const ROOT_FILES = ["vite.config.ts", "vitest.config.ts", "vitest.soak.config.ts"];
+const SKIP = new Set(["node_modules", "dist", ".wrangler", "public"]);
+
+/** Packages used without an import in our sources: what uses them. */
+const TOOLS: Readonly<Record<string, string>> = {
+  node: "pins Node 22 for every npm script",
+  typescript: "tsc in npm run typecheck",
+  wrangler: "wrangler dev / deploy (scripts/dev-stack.mjs, scripts/deploy.mjs)",
+  "@cloudflare/workers-types": "the Worker's global types (tsconfig types)",
+  "@types/node": "Node's types (tsconfig types)",
+  "@types/ws": "types of ws",
+  "@google/gemini-cli": "the Gemini agent the e2e test drives (test/e2e/gemini-agent.test.ts)",
+  jsdom: "the client project's test environment",
+};
+
+function sourceFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    if (SKIP.has(name)) continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) sourceFiles(path, out);
+    else if (/\.(m?[jt]sx?|d\.mts)$/.test(name)) out.push(path);
+  }
+  return out;
+}
+
+describe("package.json dependencies", () => {
+  it("each one is imported by the sources or is a named tool", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const files = [...SOURCE_DIRS.flatMap((d) => sourceFiles(join(ROOT, d))), ...ROOT_FILES.map((f) => join(ROOT, f))];
+    const text = files.map((f) => readFileSync(f, "utf8")).join("\n");
+    const used = (name: string) => new RegExp(`(from |import\\(|require\\(|resolve\\(|import )["'\`]${name.replace(/[/.]/g, "\\$&")}(/[^"'\`]*)?["'\`]`).test(text);
+    const unused = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)].filter((name) => !(name in TOOLS) && !used(name));
+    expect(unused).toEqual([]);
+    // A tool that the sources import after all needs no entry: keep the list to what it says.
+    expect(Object.keys(TOOLS).filter(used)).toEqual([]);
+  });
+});
