@@ -1,12 +1,17 @@
 /** Small display formatters. */
 
-export function timeAgo(t: number, now = Date.now()): string {
+/** The reader's language, made once (a formatter per call costs on long lists). `numeric: "auto"`: "now", "yesterday". */
+const RELATIVE = new Intl.RelativeTimeFormat(undefined, { numeric: "auto", style: "short" });
+const SHORT_DATE = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" });
+
+/** How long ago, in the reader's language: within a week relative ("5 min. ago", "yesterday"), else the date. */
+export function timeAgo(t: number, now = Date.now(), relative = RELATIVE, date = SHORT_DATE): string {
   const s = Math.round((now - t) / 1000);
-  if (s < 45) return "just now";
-  if (s < 3600) return `${Math.max(1, Math.round(s / 60))} min ago`;
-  if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
-  if (s < 7 * 86_400) return `${Math.round(s / 86_400)} d ago`;
-  return new Date(t).toLocaleDateString(undefined, { month: "short", day: "numeric" });
+  if (s < 45) return relative.format(0, "second");
+  if (s < 3600) return relative.format(-Math.max(1, Math.round(s / 60)), "minute");
+  if (s < 86_400) return relative.format(-Math.round(s / 3600), "hour");
+  if (s < 7 * 86_400) return relative.format(-Math.round(s / 86_400), "day");
+  return date.format(t);
 }
 
 /** One formatter for every row: `toLocaleTimeString` builds a new one per call (~1 ms each on a 5k-row load). */

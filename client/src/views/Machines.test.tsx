@@ -54,7 +54,7 @@ describe("Machines", () => {
     expect(rows[0]).toHaveTextContent("Online");
     expect(rows[0]).toHaveTextContent("Claude Code");
     expect(rows[1]).toHaveTextContent("Offline");
-    expect(rows[1]).toHaveTextContent("last seen 3 h ago");
+    expect(rows[1]).toHaveTextContent("last seen 3 hr. ago");
   });
 
   it("pairs a machine and shows the one-time command with a copy button, once", async () => {

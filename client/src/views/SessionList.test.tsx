@@ -65,7 +65,7 @@ describe("SessionList", () => {
     expect(links[1]).toHaveTextContent("Idle");
     expect(links[1]).toHaveTextContent("Claude Code");
     expect(links[1]).toHaveTextContent("Laptop");
-    expect(links[1]).toHaveTextContent("2 min ago");
+    expect(links[1]).toHaveTextContent("2 min. ago");
     expect(links[1]).toHaveAttribute("href", "/s/s1");
   });
 
