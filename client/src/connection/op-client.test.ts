@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ClientOp } from "../../../shared/viewer-protocol";
 import { makeOpClient, type OpClientOptions, type OpReply } from "./op-client";
 import { makeOutbox, type OutboxStorage, type SendOp } from "./outbox";
-import { jitteredBackoff, socketUrl } from "./session-socket";
+import { makeBackoff, socketUrl } from "./session-socket";
 
 const text = (t: string) => [{ type: "text" as const, text: t }];
 
@@ -179,16 +179,14 @@ describe("socket helpers", () => {
     expect(socketUrl({ protocol: "http:", host: "127.0.0.1:8787" }, "s", 0)).toBe("ws://127.0.0.1:8787/api/sessions/s/ws?after=0");
   });
 
-  it("the backoff is jittered on every read, first retry ≤ 1 s, capped near 10 s", () => {
+  it("the backoff is jittered on every step, first dial at once, first retry ≤ 1 s, capped at 10 s", () => {
     let r = 0;
     const seq = [0, 1, 0.5];
-    const b = jitteredBackoff(undefined, () => seq[r++ % seq.length]!);
-    const reads = [b.minReconnectionDelay, b.minReconnectionDelay, b.minReconnectionDelay];
-    expect(new Set(reads).size).toBe(3);
-    expect(Math.max(...reads)).toBeLessThanOrEqual(1000);
-    expect(b.maxReconnectionDelay).toBe(10_000);
-    // Object.assign keeps the getter (as the socket builds its options).
-    const opts = Object.assign(jitteredBackoff(undefined, () => seq[r++ % seq.length]!), { connectionTimeout: 1 });
-    expect(opts.minReconnectionDelay).not.toBe(opts.minReconnectionDelay);
+    const b = makeBackoff(undefined, () => seq[r++ % seq.length]!);
+    expect(b.delayFor(0)).toBe(0);
+    const firstRetries = [b.delayFor(1), b.delayFor(1), b.delayFor(1)];
+    expect(new Set(firstRetries).size).toBe(3);
+    expect(Math.max(...firstRetries)).toBeLessThanOrEqual(1000);
+    expect(b.delayFor(40)).toBe(10_000);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The viewer socket: partysocket with a fast jittered backoff, the cursor `?after=<seq>` on every
- * connect, an immediate reconnect on visibility / pageshow / online, a ping/pong liveness probe
+ * The viewer socket: partysocket with a fast jittered backoff (ours, cut short when the network returns), the
+ * cursor `?after=<seq>` on every connect, an immediate reconnect on visibility / pageshow / online, a ping/pong liveness probe
  * (phones wake up with dead sockets), and the op client (rids, timeouts, send outbox).
  * Plain (`make*`): the Solid store wires its callbacks.
  */
@@ -35,16 +35,43 @@ const PONG_MS = 6_000;
 const WS_OPEN = 1;
 
 /**
- * partysocket reads its options on every retry, so a getter gives each retry fresh jitter
- * (first retry = min + jitter ≤ 1 s; then ×grow up to max).
+ * The reconnect backoff, awaited by the socket's URL provider rather than by partysocket: partysocket's own wait
+ * cannot be cut short (a `reconnect()` during it is ignored), so after a long cut the socket would sit out up to
+ * `maxMs` with the network already back. This one ends at once on `wakeNow()` (online, visible, pageshow).
+ * First dial immediate; retries min + jitter (≤ 1 s), then ×grow up to max.
  */
-export function jitteredBackoff(b = BACKOFF, random = Math.random) {
+export function makeBackoff(b = BACKOFF, random = Math.random) {
+  let attempt = 0;
+  let wake: (() => void) | null = null;
   return {
-    get minReconnectionDelay() {
-      return b.minMs + random() * b.jitterMs;
+    /** The delay before dial number `attempt` (0: none). */
+    delayFor(n: number): number {
+      return n === 0 ? 0 : Math.min(b.maxMs, (b.minMs + random() * b.jitterMs) * b.grow ** (n - 1));
     },
-    maxReconnectionDelay: b.maxMs,
-    reconnectionDelayGrowFactor: b.grow,
+    /** Resolves when this dial may go: after its step's delay, or at once when woken. */
+    wait(): Promise<void> {
+      const delay = this.delayFor(attempt++);
+      if (delay === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => done(), delay);
+        const done = () => {
+          clearTimeout(timer);
+          if (wake === done) wake = null;
+          resolve();
+        };
+        wake = done;
+      });
+    },
+    /** Joined: the next drop starts from the first step. */
+    reset(): void {
+      attempt = 0;
+    },
+    /** The network or the page is back: a wait in progress ends now and the steps start over. */
+    wakeNow(): void {
+      // A woken wait is the immediate dial itself; the next failure waits the first step.
+      attempt = wake ? 1 : 0;
+      wake?.();
+    },
   };
 }
 
@@ -59,6 +86,8 @@ export type SessionSocketOptions = {
   cursor: () => number;
   onFrame: (f: ServerFrame) => void;
   onState: (s: ConnectionState) => void;
+  /** The WebSocket class (tests pass one that fails like a dead network). */
+  WebSocket?: typeof WebSocket;
 } & Pick<OpClientOptions, "onOrphanReply" | "onOutboxChange">;
 
 export function makeSessionSocket(opts: SessionSocketOptions) {
@@ -68,14 +97,17 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
     if (s !== state) opts.onState((state = s));
   };
 
-  // Object.assign keeps the jitter getter (a spread would freeze one value).
-  const options = Object.assign(jitteredBackoff(), {
+  const backoff = makeBackoff();
+  const options = {
+    // The backoff is ours (makeBackoff, awaited by the URL provider); partysocket dials as soon as it has the URL.
+    minReconnectionDelay: 0,
     connectionTimeout: 8_000,
     minUptime: 3_000,
     // The op client owns retries (outbox); never let partysocket replay stale frames.
     maxEnqueuedMessages: 0,
-  });
-  const ws = new ReconnectingWebSocket(() => socketUrl(location, opts.sessionId, opts.cursor()), [], options);
+    ...(opts.WebSocket ? { WebSocket: opts.WebSocket } : {}),
+  };
+  const ws = new ReconnectingWebSocket(() => backoff.wait().then(() => socketUrl(location, opts.sessionId, opts.cursor())), [], options);
 
   const ops = makeOpClient({
     transmit: (frame) => {
@@ -123,6 +155,7 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
       // Off the join's path: evaluating zod's schemas while the join's frames land delays the first render.
       if (!everLive) whenIdle(() => void loadAckCheck().catch(() => {}));
       everLive = true;
+      backoff.reset();
       setState("live");
       ops.setLive(true);
     }
@@ -139,8 +172,9 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
   });
 
   const reconnectNow = () => {
-    if (ws.readyState !== WS_OPEN) ws.reconnect();
-    else probe(3_000);
+    if (ws.readyState === WS_OPEN) return probe(3_000);
+    backoff.wakeNow();
+    ws.reconnect();
   };
   const onVisible = () => {
     if (document.visibilityState === "visible") reconnectNow();
@@ -148,6 +182,7 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
   const onOnline = () => {
     // A network change usually leaves the old socket dead: do not wait for a probe.
     setState(everLive ? "reconnecting" : "connecting");
+    backoff.wakeNow();
     ws.reconnect();
   };
   const onOffline = () => setState("offline");
