@@ -130,6 +130,8 @@ export const DaemonFrame = z.discriminatedUnion("type", [
     /** TUNNEL_PROTOCOL_VERSION (shared/protocol-version.ts); absent from daemons before versioning. */
     protocolVersion: z.number().int().min(0).max(1_000_000).optional(),
     hostname: z.string(),
+    /** The daemon's process id: a daemon replaced by another on the same token is told which one. */
+    pid: z.number().int().min(0).max(2 ** 31).optional(),
     agents: z.array(AgentInfo),
     roots: z.array(z.string()),
     sessions: z.array(DaemonSession),
@@ -161,6 +163,11 @@ export const MachineFrame = z.discriminatedUnion("type", [
 export type MachineFrame = z.infer<typeof MachineFrame>;
 
 export const TUNNEL_TOKEN_HEADER = "x-baton-machine-token";
+/**
+ * Close code telling a daemon that another daemon with the same machine token said hello: the reason names it
+ * (`replacedReason`). The replaced one says so once and stands by for minutes instead of taking the machine back.
+ */
+export const TUNNEL_CLOSE_REPLACED = 4000;
 /** Close code telling a daemon its machine token was revoked (it should not retry quickly). */
 export const TUNNEL_CLOSE_REVOKED = 4401;
 export const TUNNEL_PATH = "/api/tunnel";

@@ -83,6 +83,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     hello: () => ({
       version: DAEMON_VERSION,
       hostname: options.hostname ?? os.hostname(),
+      pid: process.pid,
       agents: advertised(),
       roots,
       sessions: host.liveSessions(),

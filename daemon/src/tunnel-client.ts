@@ -12,6 +12,7 @@ import {
   type DaemonEvent,
   type DaemonFrame,
   type MachineCommand,
+  TUNNEL_CLOSE_REPLACED,
   TUNNEL_CLOSE_REVOKED,
   TUNNEL_PATH,
   TUNNEL_TOKEN_HEADER,
@@ -23,6 +24,12 @@ import { type HelloInfo, makeTunnelLink, snippet } from "./tunnel-link";
 
 /** A rejected token will not fix itself: retry rarely (the user may re-pair meanwhile), never hot-loop. */
 const AUTH_RETRY_MS = 60_000;
+/**
+ * A daemon replaced by another on the same machine token waits this long before taking the machine back:
+ * minutes, so two copies never flap (each retry would evict the other), yet a stray copy that was stopped
+ * is taken over again without anyone restarting this one.
+ */
+const REPLACED_RETRY_MS = 10 * 60_000;
 /** No ack for this long frees the window anyway (a frame the server refused is never acked). */
 const ACK_STALL_MS = 2_000;
 /** Ping period (NATs drop idle flows silently); the runtime on the server side answers pings itself. */
@@ -35,7 +42,7 @@ const WELCOME_TIMEOUT_MS = 15_000;
 const HANDSHAKE_TIMEOUT_MS = 15_000;
 
 /** `incompatible`: the server refused this daemon's tunnel protocol (close 4426); retried as rarely as a bad token. */
-export type TunnelStatus = "connecting" | "connected" | "disconnected" | "unauthorized" | "incompatible" | "stopped";
+export type TunnelStatus = "connecting" | "connected" | "disconnected" | "unauthorized" | "incompatible" | "replaced" | "stopped";
 
 export type TunnelClientOptions = {
   server: string;
@@ -50,6 +57,8 @@ export type TunnelClientOptions = {
   epoch?: string;
   backoff?: Partial<BackoffOptions>;
   authRetryMs?: number;
+  /** How long a daemon replaced by another on the same token stands by (REPLACED_RETRY_MS). */
+  replacedRetryMs?: number;
   heartbeatMs?: number;
   welcomeTimeoutMs?: number;
 };
@@ -96,6 +105,8 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
   let stopped = true;
   let attempt = 0;
   let authFailed = false;
+  /** The close reason naming the daemon that took this machine over (null: not replaced). */
+  let replacedBy: string | null = null;
   let reconnectTimer: NodeJS.Timeout | null = null;
   let heartbeatTimer: NodeJS.Timeout | null = null;
   let welcomeTimer: NodeJS.Timeout | null = null;
@@ -151,9 +162,13 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
 
   const scheduleReconnect = () => {
     if (stopped || reconnectTimer) return;
-    const wait = authFailed ? backoffDelay(0, { baseMs: o.authRetryMs ?? AUTH_RETRY_MS, maxMs: o.authRetryMs ?? AUTH_RETRY_MS }) : backoffDelay(attempt, backoff);
+    const wait = replacedBy
+      ? (o.replacedRetryMs ?? REPLACED_RETRY_MS)
+      : authFailed
+        ? backoffDelay(0, { baseMs: o.authRetryMs ?? AUTH_RETRY_MS, maxMs: o.authRetryMs ?? AUTH_RETRY_MS })
+        : backoffDelay(attempt, backoff);
     attempt++;
-    if (!authFailed) log.info(`tunnel down; reconnecting in ${(wait / 1000).toFixed(1)}s`);
+    if (!authFailed && !replacedBy) log.info(`tunnel down; reconnecting in ${(wait / 1000).toFixed(1)}s`);
     reconnectTimer = setTimeout(() => {
       reconnectTimer = null;
       connect();
@@ -185,6 +200,7 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
         welcomeTimer = null;
         attempt = 0;
         authFailed = false;
+        replacedBy = null;
         log.info(`connected to ${url}${event.machineId ? ` (machine ${event.machineId})` : ""}${event.resend ? `; resending ${event.resend} event(s)` : ""}`);
         setStatus("connected");
         return link.resend();
@@ -276,6 +292,18 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
           log.error(`the server closed the tunnel: the machine token was revoked (code ${code}). Pair this machine again; retrying every ~${retry}s`);
         authFailed = true;
         setStatus("unauthorized");
+        return scheduleReconnect();
+      }
+      if (code === TUNNEL_CLOSE_REPLACED) {
+        // Another daemon with this token said hello: stand by rather than evict it back (they would flap forever).
+        const by = snippet(reason.toString()) || "replaced by another daemon";
+        const minutes = Math.round((o.replacedRetryMs ?? REPLACED_RETRY_MS) / 60_000);
+        if (replacedBy !== by)
+          log.warn(
+            `another daemon with this machine's token took it over (${by}); this one stands by and tries again in ${minutes} min. Stop the other daemon, or restart this one to take the machine back`,
+          );
+        replacedBy = by;
+        setStatus("replaced");
         return scheduleReconnect();
       }
       if (code === CLOSE_UPGRADE_REQUIRED) {

@@ -26,6 +26,7 @@ import {
   type MachineCommand,
   type MachineFrame,
   TUNNEL_CLOSE_REVOKED,
+  TUNNEL_CLOSE_REPLACED,
 } from "../../shared/tunnel-protocol";
 import { ErrorCode } from "../../shared/viewer-protocol";
 import { setMachineHello, setMachineOnline } from "../directory";
@@ -33,11 +34,10 @@ import { type Env, roomStub } from "../env";
 import { MACHINE_ID_HEADER } from "../headers";
 import type { DispatchOptions, DispatchResult, MachineStatus } from "./dispatch-result";
 import type { MachineRpc } from "./machine-rpc";
-import { afterRoomError, budgetRefusal, intake, makeTunnelGate, splitBySession, type TunnelGate, TunnelIntake } from "./machine-rules";
+import { afterRoomError, budgetRefusal, intake, makeTunnelGate, replacedReason, splitBySession, type TunnelGate, TunnelIntake } from "./machine-rules";
 import { MachineStore } from "./machine-store";
 
 const TUNNEL_TAG = "tunnel";
-const CLOSE_REPLACED = 4000;
 /** Events between durable `lastSeenUp` writes (a resend hint after a restart; rooms drop what they have). */
 const LAST_SEEN_PERSIST_EVERY = 1024;
 /** Standard "try again later": the daemon reconnects with backoff and resends what was not acked. */
@@ -79,13 +79,7 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
     const machineId = request.headers.get(MACHINE_ID_HEADER);
     if (!machineId) return new Response("no machine", { status: 400 });
     this.store.set("machine_id", machineId);
-    for (const old of this.ctx.getWebSockets(TUNNEL_TAG)) {
-      try {
-        old.close(CLOSE_REPLACED, "replaced by a newer connection");
-      } catch {
-        /* gone */
-      }
-    }
+    // An older tunnel is closed when this one says hello (onHello): then the replaced daemon can be told which one it was.
     const pair = new WebSocketPair();
     this.ctx.acceptWebSocket(pair[1], [TUNNEL_TAG]);
     pair[1].serializeAttachment({ hello: false });
@@ -173,6 +167,14 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
       this.send(ws, { type: "error", code: UPGRADE_REQUIRED, message: protocol.message });
       ws.close(CLOSE_UPGRADE_REQUIRED, protocol.reason === "too_old" ? `upgrade the daemon: ${upgradeCommand}` : "the daemon is newer than the server: update the server");
       return;
+    }
+    for (const old of this.ctx.getWebSockets(TUNNEL_TAG)) {
+      if (old === ws) continue;
+      try {
+        old.close(TUNNEL_CLOSE_REPLACED, replacedReason(hello));
+      } catch {
+        /* gone */
+      }
     }
     const previousEpoch = this.store.get<string>("epoch");
     const restarted = previousEpoch !== null && previousEpoch !== hello.epoch;

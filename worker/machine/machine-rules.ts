@@ -129,3 +129,12 @@ export function budgetRefusal(opts: DispatchOptions, sessionActive: boolean, act
     message: `this machine is already running ${budget} turn${budget === 1 ? "" : "s"}; try again when one finishes`,
   };
 }
+
+/** A WebSocket close reason is at most 123 bytes: the host name is cut to keep the sentence whole. */
+const CLOSE_REASON_HOST_CHARS = 60;
+
+/** What a daemon replaced by a newer one on the same token is told: which daemon took the machine. */
+export function replacedReason(hello: { hostname: string; pid?: number }): string {
+  const host = hello.hostname.slice(0, CLOSE_REASON_HOST_CHARS) || "an unknown host";
+  return `replaced by the daemon on ${host}${hello.pid !== undefined ? ` (pid ${hello.pid})` : ""}`;
+}
