@@ -2,10 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { SessionFeedFrame, SessionListItem } from "../../../shared/session-list";
 import { item, NOW } from "./list-fixtures";
 import {
+  abandonLoad,
   applyFirstPage,
   applyFrame,
   applyNextPage,
   archivableSelection,
+  filterChoices,
+  listSearch,
   beginLoad,
   initialListState,
   type ListState,
@@ -117,6 +120,14 @@ describe("list state: the race rule (feed opened before the page)", () => {
     expect(ids(s)).toEqual(["a", "c"]);
   });
 
+  it("a first page that fails leaves the rows held, with the frames that waited applied", () => {
+    let s = beginLoad(loaded(), { archived: "hide" });
+    s = applyFrame(s, up(item("b", { lastActivityAt: at(0), version: 2 })));
+    s = abandonLoad(s);
+    expect(s.loading).toBe(false);
+    expect(ids(s)).toEqual(["b", "a", "c"]);
+  });
+
   it("a new filter drops the rows at once", () => {
     const s = beginLoad(loaded(), { archived: "all" });
     expect(s.rows).toEqual([]);
@@ -149,5 +160,28 @@ describe("list state: filters and selection", () => {
     const after = applyFrame(s, { type: "remove", id: "b", reason: "deleted" });
     expect([...pruneSelection(sel, after.rows)]).toEqual(["v"]);
     expect(pruneSelection(new Set(["v"]), after.rows)).toEqual(new Set(["v"]));
+  });
+});
+
+describe("list state: the page request and the filter's choices", () => {
+  it("a filter becomes the page's query; blank fields stay out", () => {
+    expect(listSearch({ archived: "hide", text: "  " }).toString()).toBe("archived=hide");
+    expect(listSearch({ archived: "only", text: " fix ", agentId: "claude", machineId: "lap", status: "needs_you" }, "c1").toString()).toBe(
+      "text=fix&agentId=claude&machineId=lap&status=needs_you&archived=only&cursor=c1",
+    );
+  });
+
+  it("agents and machines to filter by come from every row seen", () => {
+    const s = applyFrame(loaded(), up(item("z", { agentId: "codex", agentLabel: "Codex", machineId: "box", machineName: "Build box", archivedAt: NOW })));
+    expect(filterChoices(s.latest)).toEqual({
+      agents: [
+        { id: "claude", label: "Claude Code" },
+        { id: "codex", label: "Codex" },
+      ],
+      machines: [
+        { id: "box", label: "Build box" },
+        { id: "lap", label: "Laptop" },
+      ],
+    });
   });
 });

@@ -75,6 +75,11 @@ export function applyFirstPage(s: ListState, page: SessionListPage): ListState {
   return s.buffer.reduce(applyFrame, base);
 }
 
+/** The first page could not be had: the frames that waited are applied to the rows held (a retry asks again). */
+export function abandonLoad(s: ListState): ListState {
+  return s.buffer.reduce(applyFrame, { ...s, loading: false, buffer: [] });
+}
+
 /** A further page ("Load more"): rows not held yet join at their place. */
 export function applyNextPage(s: ListState, page: SessionListPage): ListState {
   const latest = remember(s, page.sessions);
@@ -142,4 +147,31 @@ export function pruneSelection(sel: ReadonlySet<string>, rows: readonly SessionL
 /** What "Archive selected" can send: selected rows not archived yet, in list order. */
 export function archivableSelection(sel: ReadonlySet<string>, rows: readonly SessionListItem[]): string[] {
   return rows.filter((r) => sel.has(r.id) && r.archivedAt === null && r.role !== "viewer").map((r) => r.id);
+}
+
+// ---------------------------------------------------------------- the page request
+
+/** `GET /api/sessions`'s query for a filter (and a further page's cursor); blank fields are left out. */
+export function listSearch(filter: ListFilter, cursor?: string | null): URLSearchParams {
+  const q = new URLSearchParams();
+  const text = filter.text?.trim();
+  if (text) q.set("text", text);
+  if (filter.agentId) q.set("agentId", filter.agentId);
+  if (filter.machineId) q.set("machineId", filter.machineId);
+  if (filter.status) q.set("status", filter.status);
+  q.set("archived", filter.archived);
+  if (cursor) q.set("cursor", cursor);
+  return q;
+}
+
+/** The agents and machines seen (any row, shown or not) for the filter's choices, by label. */
+export function filterChoices(latest: ReadonlyMap<string, SessionListItem>): { agents: { id: string; label: string }[]; machines: { id: string; label: string }[] } {
+  const agents = new Map<string, string>();
+  const machines = new Map<string, string>();
+  for (const s of latest.values()) {
+    agents.set(s.agentId, s.agentLabel);
+    machines.set(s.machineId, s.machineName);
+  }
+  const list = (m: Map<string, string>) => [...m].map(([id, label]) => ({ id, label })).sort((a, b) => a.label.localeCompare(b.label));
+  return { agents: list(agents), machines: list(machines) };
 }

@@ -1,0 +1,122 @@
+/**
+ * The session list's live feed: one partysocket per list page to the user's SessionFeed (issue 26), with
+ * the viewer socket's fast jittered backoff, a ping/pong liveness probe and an immediate reconnect on
+ * visibility / pageshow / online. Each `hello` (first connect and every reconnect) tells the list to ask
+ * for its first page again: changes made while the socket was away are in it. Frames are checked with
+ * the shared schema, loaded on demand (zod stays off the home page's first paint); order is kept.
+ */
+import { WebSocket as ReconnectingWebSocket } from "partysocket";
+import type { SessionFeedFrame } from "../../../shared/session-list";
+import { SESSION_FEED_PATH } from "../../../shared/session-list-rules";
+import { VIEWER_PING_EVERY_MS } from "../../../shared/limits";
+import { jitteredBackoff } from "./session-socket";
+
+export type FeedState = "connecting" | "live" | "reconnecting" | "offline";
+
+/** No frame within PONG_MS after a ping means the socket is dead (a phone woke up with it). */
+const PONG_MS = 6_000;
+const WS_OPEN = 1;
+
+export function feedUrl(loc: Pick<Location, "protocol" | "host">): string {
+  return `${loc.protocol === "https:" ? "wss" : "ws"}://${loc.host}${SESSION_FEED_PATH}`;
+}
+
+export type SessionFeedOptions = {
+  /** Every frame but `hello`, checked, in the order sent. */
+  onFrame: (f: SessionFeedFrame) => void;
+  /** The feed is subscribed (first connect or a reconnect): the first page is asked for now. */
+  onHello: () => void;
+  onState: (s: FeedState) => void;
+  /** The frame check (defaults to the on-demand module). */
+  loadCheck?: () => Promise<{ parseFrame: (text: string) => SessionFeedFrame | null }>;
+  url?: () => string;
+};
+
+export function makeSessionFeed(opts: SessionFeedOptions) {
+  const loadCheck = opts.loadCheck ?? (() => import("../session/list-check"));
+  let state: FeedState = "connecting";
+  let everLive = false;
+  const setState = (s: FeedState) => {
+    if (s !== state) opts.onState((state = s));
+  };
+  const ws = new ReconnectingWebSocket(opts.url ?? (() => feedUrl(location)), [], Object.assign(jitteredBackoff(), { connectionTimeout: 8_000, minUptime: 3_000, maxEnqueuedMessages: 0 }));
+
+  // Frames are checked in arrival order: each waits for the one before it (and, once, for the check to load).
+  let chain: Promise<void> = Promise.resolve();
+  let closed = false;
+  const handle = (text: string) => {
+    chain = chain
+      .then(() => loadCheck())
+      .then(({ parseFrame }) => {
+        const f = parseFrame(text);
+        if (!f || closed) return;
+        if (f.type === "hello") {
+          everLive = true;
+          setState("live");
+          opts.onHello();
+        } else opts.onFrame(f);
+      })
+      .catch(() => {
+        // The check could not load (offline, a chunk replaced by a deploy): reconnect, and the hello refetches.
+        if (!closed) ws.reconnect();
+      });
+  };
+
+  let pingTimer: ReturnType<typeof setInterval> | undefined;
+  let pongTimer: ReturnType<typeof setTimeout> | undefined;
+  const probe = (ms = PONG_MS) => {
+    if (ws.readyState !== WS_OPEN || pongTimer) return;
+    ws.send("ping");
+    pongTimer = setTimeout(() => {
+      pongTimer = undefined;
+      ws.reconnect();
+    }, ms);
+  };
+  const heard = () => {
+    clearTimeout(pongTimer);
+    pongTimer = undefined;
+  };
+
+  ws.addEventListener("message", (e: MessageEvent) => {
+    heard();
+    if (typeof e.data !== "string" || e.data === "pong") return;
+    handle(e.data);
+  });
+  ws.addEventListener("open", () => {
+    clearInterval(pingTimer);
+    pingTimer = setInterval(() => probe(), VIEWER_PING_EVERY_MS);
+  });
+  ws.addEventListener("close", () => {
+    clearInterval(pingTimer);
+    heard();
+    if (!closed) setState(navigator.onLine === false ? "offline" : everLive ? "reconnecting" : "connecting");
+  });
+
+  const reconnectNow = () => {
+    if (ws.readyState !== WS_OPEN) ws.reconnect();
+    else probe(3_000);
+  };
+  const onVisible = () => {
+    if (document.visibilityState === "visible") reconnectNow();
+  };
+  const onOnline = () => ws.reconnect();
+  const onOffline = () => setState("offline");
+  document.addEventListener("visibilitychange", onVisible);
+  window.addEventListener("pageshow", reconnectNow);
+  window.addEventListener("online", onOnline);
+  window.addEventListener("offline", onOffline);
+
+  return {
+    close(): void {
+      closed = true;
+      document.removeEventListener("visibilitychange", onVisible);
+      window.removeEventListener("pageshow", reconnectNow);
+      window.removeEventListener("online", onOnline);
+      window.removeEventListener("offline", onOffline);
+      clearInterval(pingTimer);
+      heard();
+      ws.close();
+    },
+  };
+}
+export type SessionFeed = ReturnType<typeof makeSessionFeed>;
