@@ -21,6 +21,35 @@ export function feedUrl(loc: Pick<Location, "protocol" | "host">): string {
   return `${loc.protocol === "https:" ? "wss" : "ws"}://${loc.host}${SESSION_FEED_PATH}`;
 }
 
+type FrameCheck = { parseFrame: (text: string) => SessionFeedFrame | null };
+
+/**
+ * The feed's text frames → checked frames, in arrival order: each waits for the one before it (and, once,
+ * for the check to load). A frame that is not one is dropped (the check logs it).
+ */
+export function makeFrameHandler(h: {
+  loadCheck: () => Promise<FrameCheck>;
+  onHello: () => void;
+  onFrame: (f: SessionFeedFrame) => void;
+  onCheckFailed: () => void;
+  isClosed: () => boolean;
+}): (text: string) => void {
+  let chain: Promise<void> = Promise.resolve();
+  return (text) => {
+    chain = chain
+      .then(() => h.loadCheck())
+      .then(({ parseFrame }) => {
+        const f = parseFrame(text);
+        if (!f || h.isClosed()) return;
+        if (f.type === "hello") h.onHello();
+        else h.onFrame(f);
+      })
+      .catch(() => {
+        if (!h.isClosed()) h.onCheckFailed();
+      });
+  };
+}
+
 export type SessionFeedOptions = {
   /** Every frame but `hello`, checked, in the order sent. */
   onFrame: (f: SessionFeedFrame) => void;
@@ -28,7 +57,7 @@ export type SessionFeedOptions = {
   onHello: () => void;
   onState: (s: FeedState) => void;
   /** The frame check (defaults to the on-demand module). */
-  loadCheck?: () => Promise<{ parseFrame: (text: string) => SessionFeedFrame | null }>;
+  loadCheck?: () => Promise<FrameCheck>;
   url?: () => string;
 };
 
@@ -41,26 +70,19 @@ export function makeSessionFeed(opts: SessionFeedOptions) {
   };
   const ws = new ReconnectingWebSocket(opts.url ?? (() => feedUrl(location)), [], Object.assign(jitteredBackoff(), { connectionTimeout: 8_000, minUptime: 3_000, maxEnqueuedMessages: 0 }));
 
-  // Frames are checked in arrival order: each waits for the one before it (and, once, for the check to load).
-  let chain: Promise<void> = Promise.resolve();
   let closed = false;
-  const handle = (text: string) => {
-    chain = chain
-      .then(() => loadCheck())
-      .then(({ parseFrame }) => {
-        const f = parseFrame(text);
-        if (!f || closed) return;
-        if (f.type === "hello") {
-          everLive = true;
-          setState("live");
-          opts.onHello();
-        } else opts.onFrame(f);
-      })
-      .catch(() => {
-        // The check could not load (offline, a chunk replaced by a deploy): reconnect, and the hello refetches.
-        if (!closed) ws.reconnect();
-      });
-  };
+  const handle = makeFrameHandler({
+    loadCheck,
+    onHello: () => {
+      everLive = true;
+      setState("live");
+      opts.onHello();
+    },
+    onFrame: opts.onFrame,
+    // The check could not load (offline, a chunk replaced by a deploy): reconnect, and the hello refetches.
+    onCheckFailed: () => ws.reconnect(),
+    isClosed: () => closed,
+  });
 
   let pingTimer: ReturnType<typeof setInterval> | undefined;
   let pongTimer: ReturnType<typeof setTimeout> | undefined;
