@@ -6,6 +6,7 @@
  */
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { VIEWER_PING_EVERY_MS } from "../../../shared/limits";
+import { CLOSE_SESSION_DELETED } from "../../../shared/session-list-rules";
 import { viewerSocketPath } from "../../../shared/viewer-socket-path";
 import type { ServerFrame } from "../../../shared/viewer-protocol";
 import { whenIdle } from "../lib/idle";
@@ -59,6 +60,8 @@ export type SessionSocketOptions = {
   cursor: () => number;
   onFrame: (f: ServerFrame) => void;
   onState: (s: ConnectionState) => void;
+  /** The room closed the socket because the session was deleted (CLOSE_SESSION_DELETED): no reconnect. */
+  onDeleted?: () => void;
 } & Pick<OpClientOptions, "onOrphanReply" | "onOutboxChange">;
 
 export function makeSessionSocket(opts: SessionSocketOptions) {
@@ -131,9 +134,14 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
     clearInterval(pingTimer);
     pingTimer = setInterval(() => probe(), VIEWER_PING_EVERY_MS);
   });
-  ws.addEventListener("close", () => {
+  ws.addEventListener("close", (e: CloseEvent) => {
     clearInterval(pingTimer);
     heard();
+    if (e.code === CLOSE_SESSION_DELETED) {
+      ws.close();
+      opts.onDeleted?.();
+      return;
+    }
     ops.setLive(false);
     setState(navigator.onLine === false ? "offline" : everLive ? "reconnecting" : "connecting");
   });
