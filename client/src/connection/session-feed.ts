@@ -9,7 +9,7 @@ import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import type { SessionFeedFrame } from "../../../shared/session-list";
 import { SESSION_FEED_PATH } from "../../../shared/session-list-rules";
 import { VIEWER_PING_EVERY_MS } from "../../../shared/limits";
-import { jitteredBackoff } from "./session-socket";
+import { jitteredBackoff } from "./backoff";
 
 export type FeedState = "connecting" | "live" | "reconnecting" | "offline";
 

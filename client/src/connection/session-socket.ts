@@ -10,6 +10,7 @@ import { CLOSE_SESSION_DELETED } from "../../../shared/session-list-rules";
 import { viewerSocketPath } from "../../../shared/viewer-socket-path";
 import type { ServerFrame } from "../../../shared/viewer-protocol";
 import { whenIdle } from "../lib/idle";
+import { jitteredBackoff } from "./backoff";
 import { makeOpClient, type OpClientOptions, type OpInput, type OpReply } from "./op-client";
 import { localOutboxStorage, makeOutbox } from "./outbox";
 
@@ -29,25 +30,11 @@ export async function checkedReply(reply: OpReply, load = loadAckCheck): Promise
 
 export type ConnectionState = "connecting" | "live" | "reconnecting" | "offline";
 
-/** partysocket's 3 s first retry is too slow for a phone switching networks: 250–750 ms, ×1.6, ≤ 10 s. */
-export const BACKOFF = { minMs: 250, jitterMs: 500, grow: 1.6, maxMs: 10_000 };
+export { BACKOFF, jitteredBackoff } from "./backoff";
+
 /** No frame within PONG_MS after a ping (every VIEWER_PING_EVERY_MS) means the socket is dead. */
 const PONG_MS = 6_000;
 const WS_OPEN = 1;
-
-/**
- * partysocket reads its options on every retry, so a getter gives each retry fresh jitter
- * (first retry = min + jitter ≤ 1 s; then ×grow up to max).
- */
-export function jitteredBackoff(b = BACKOFF, random = Math.random) {
-  return {
-    get minReconnectionDelay() {
-      return b.minMs + random() * b.jitterMs;
-    },
-    maxReconnectionDelay: b.maxMs,
-    reconnectionDelayGrowFactor: b.grow,
-  };
-}
 
 export function socketUrl(loc: Pick<Location, "protocol" | "host">, sessionId: string, cursor: number): string {
   const scheme = loc.protocol === "https:" ? "wss" : "ws";

@@ -1,5 +1,4 @@
 import { type JSX, onCleanup, onMount } from "solid-js";
-import { Portal } from "solid-js/web";
 
 let nextId = 0;
 
@@ -8,6 +7,8 @@ let nextId = 0;
  * in (the field marked `data-autofocus`, else the first control) and back to where it was on close,
  * Escape or a tap on the backdrop cancels. Tab stays inside.
  */
+// Rendered in place (no portal: it would keep solid-js/web's Portal in every page's entry chunk); the
+// backdrop is position: fixed and no ancestor on the home page makes a containing block for it.
 export function Modal(props: { title: string; onClose: () => void; children: JSX.Element; testId?: string; danger?: boolean }) {
   const id = `modal-${++nextId}`;
   let box!: HTMLDivElement;
@@ -36,15 +37,13 @@ export function Modal(props: { title: string; onClose: () => void; children: JSX
     }
   };
   return (
-    <Portal>
-      <div class="modal-backdrop" onPointerDown={(e) => e.target === e.currentTarget && props.onClose()}>
-        <div class="modal" classList={{ "modal-danger": props.danger }} role="dialog" aria-modal="true" aria-labelledby={id} data-testid={props.testId} ref={box} onKeyDown={onKey}>
-          <h2 id={id} class="modal-title">
-            {props.title}
-          </h2>
-          {props.children}
-        </div>
+    <div class="modal-backdrop" onPointerDown={(e) => e.target === e.currentTarget && props.onClose()}>
+      <div class="modal" classList={{ "modal-danger": props.danger }} role="dialog" aria-modal="true" aria-labelledby={id} data-testid={props.testId} ref={box} onKeyDown={onKey}>
+        <h2 id={id} class="modal-title">
+          {props.title}
+        </h2>
+        {props.children}
       </div>
-    </Portal>
+    </div>
   );
 }

@@ -1,6 +1,5 @@
 import EllipsisVertical from "lucide-solid/icons/ellipsis-vertical";
 import { type Component, createSignal, For, Show } from "solid-js";
-import { Dynamic } from "solid-js/web";
 import { createDismiss } from "../lib/create-dismiss";
 
 export type RowAction = { id: string; label: string; icon: Component<{ size?: number; "aria-hidden"?: "true" }>; danger?: boolean; run: () => void };
@@ -62,7 +61,7 @@ export function SessionRowMenu(props: { title: string; actions: RowAction[] }) {
                   a.run();
                 }}
               >
-                <Dynamic component={a.icon} size={16} aria-hidden="true" />
+                <a.icon size={16} aria-hidden="true" />
                 {a.label}
               </button>
             )}
