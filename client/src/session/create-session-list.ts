@@ -25,8 +25,11 @@ import {
 
 /** The search box asks the server once typing pauses this long (not once per keystroke). */
 export const TEXT_DEBOUNCE_MS = 250;
-/** Without the feed's hello for this long (a socket blocked on the way), the page is asked for anyway. */
-export const HELLO_WAIT_MS = 2_000;
+/**
+ * Without the feed's hello for this long (a socket blocked on the way), the page is asked for anyway; long
+ * enough that a slow connect's hello usually comes first (one page request, not two).
+ */
+export const HELLO_WAIT_MS = 4_000;
 
 const loadCheck = () => import("./list-check");
 

@@ -91,6 +91,7 @@ export function SessionRow(props: {
             <span class="mono" title={s().cwd}>
               {shortPath(s().cwd)}
             </span>
+            <span class="s-meta-when"> · {timeAgo(s().lastActivityAt, props.now)}</span>
           </span>
         </span>
         <span class="s-when">{timeAgo(s().lastActivityAt, props.now)}</span>

@@ -50,6 +50,9 @@ export function SessionRowMenu(props: { title: string; actions: RowAction[] }) {
             else if (e.key === "Escape") (e.stopPropagation(), close());
           }}
         >
+          <div class="row-menu-title" aria-hidden="true">
+            {props.title}
+          </div>
           <For each={props.actions}>
             {(a) => (
               <button
