@@ -165,7 +165,7 @@ it("session list: join bytes and bytes per change at 100 → 1,000 sessions, and
     await insertSessions("watched", w, w + 1, me, machineId);
     await env.DB.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?1)
-       INSERT INTO session_members (session_id, user_id, role, seen_at) SELECT ?2, 'team-u-' || i, 'viewer', 0 FROM n`,
+       INSERT INTO session_members (session_id, user_id, role, seen_at) SELECT ?2, 'team-u-' || i, 'viewer', 0 FROM n WHERE i < ?1`,
     )
       .bind(w - 1, id)
       .run();
