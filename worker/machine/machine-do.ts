@@ -306,7 +306,9 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
   // ---------------------------------------------------------------- RPC from SessionRooms
 
   async dispatch(sessionId: string, command: MachineCommand, opts: DispatchOptions): Promise<DispatchResult> {
-    this.store.addSession(sessionId);
+    // session.close comes only from a deleted room (issue 26): its room is not called again.
+    if (command.t === "session.close") this.store.forgetSession(sessionId);
+    else this.store.addSession(sessionId);
     const ws = this.tunnel();
     if (!ws && !opts.deliverWhenOnline) return { ok: false, code: ErrorCode.MACHINE_OFFLINE, message: "the machine is offline" };
     if (opts.startsTurn) {

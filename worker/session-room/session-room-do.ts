@@ -179,7 +179,7 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
     const agentSessionId = this.store.getMeta("agent_session_id");
     this.destroyed = true;
     for (const ws of this.ctx.getWebSockets()) closeQuietly(ws, CLOSE_SESSION_DELETED, "session deleted");
-    await this.dispatch(s.machineId, s.sessionId, { t: "session.close", sessionId: s.sessionId }, {});
+    await this.dispatch(s.machineId, s.sessionId, { t: "session.close", sessionId: s.sessionId }, { deliverWhenOnline: true });
     await this.ctx.storage.deleteAll();
     return { agentSessionId, agentId: s.agentId, machineId: s.machineId };
   }
