@@ -2,7 +2,7 @@
 // tab shows in the other's list live; archive hides a row, the Archived filter shows it, unarchive brings it
 // back; markers (running, needs you); bulk archive of the selected; delete while a second viewer watches
 // the session (it is told and lands on the list).
-import type { Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, PHONE, shot } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
@@ -20,14 +20,13 @@ async function rename(url: string, id: string, title: string) {
   expect(r.status).toBe(200);
 }
 
-/** The list page, narrowed to this test's sessions by the search box (the shared stack holds other files' sessions). */
-async function openList(profile: typeof DESKTOP, tag: string, count: number) {
-  const ctx = await e2e.browser.newContext(profile);
+/** A tab with the list page, narrowed to this test's sessions by the search box (the shared stack holds other files' sessions). */
+async function openList(ctx: BrowserContext, tag: string, count: number) {
   const page = await ctx.newPage();
   await page.goto(`${e2e.stack.url}/`);
   await page.getByRole("searchbox", { name: "Search sessions" }).fill(tag);
   await waitFor(async () => (await titles(page)).length === count && (await titles(page)).every((t) => t.startsWith(tag)), `${count} rows for ${tag}`, LIVE_MS);
-  return { ctx, page };
+  return page;
 }
 
 async function menu(page: Page, title: string, item: string) {
@@ -51,8 +50,10 @@ describe("session list", () => {
       await vb.op({ op: "message.send", id: "b1", blocks: text("sleep 400") });
       await vg.op({ op: "message.send", id: "g1", blocks: text("permission") });
 
-      const { ctx: ctxA, page: a } = await openList(profile, tag, 3);
-      const { ctx: ctxB, page: b } = await openList(profile, tag, 3);
+      // Two tabs of one user.
+      const ctx = await e2e.browser.newContext(profile);
+      const a = await openList(ctx, tag, 3);
+      const b = await openList(ctx, tag, 3);
       await row(a, `${tag} beta`).getByTestId("marker-running").waitFor({ timeout: LIVE_MS });
       await row(a, `${tag} gamma`).getByTestId("marker-needs-you").waitFor({ timeout: LIVE_MS });
       await shot(a, `session-list-markers-${name}`);
@@ -119,8 +120,7 @@ describe("session list", () => {
       await vb.op({ op: "turn.cancel" });
       vb.close();
       vg.close();
-      await ctxA.close();
-      await ctxB.close();
-    });
+      await ctx.close();
+    }, 180_000);
   }
 });
