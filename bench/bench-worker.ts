@@ -18,7 +18,7 @@ import { DaemonFrame } from "../shared/tunnel-protocol";
 import app from "../worker/index";
 import type { Env } from "../worker/env";
 
-export { Machine, SessionRoom } from "../worker/index";
+export { Machine, SessionFeed, SessionRoom } from "../worker/index";
 
 export const BareMode = { plain: "plain", zod: "zod", commit: "commit", durable: "durable" } as const;
 export type BareMode = (typeof BareMode)[keyof typeof BareMode];

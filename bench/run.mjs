@@ -119,6 +119,8 @@ try {
   }
   process.stderr.write("bench: join, catch-up and live on the shared session content (workerd)…\n");
   rows.push(...rowsOf(await vitest(["run", "--project", "bench", "bench/join.bench-run.ts"])));
+  process.stderr.write("bench: the session list's join and feed, one user and a team of 1,000 (workerd)…\n");
+  rows.push(...rowsOf(await vitest(["run", "--project", "bench", "bench/session-list.bench-run.ts"])));
   process.stderr.write("bench: HAPI 0.30.7 on the same session content (Node)…\n");
   rows.push(...rowsOf(await vitest(["run", "--project", "bench-peers"])));
   process.stderr.write("bench: Cloudflare AIChatAgent in the same workerd…\n");

@@ -111,17 +111,6 @@ function sessionSummary(r: SessionRow): SessionSummary {
   };
 }
 
-export async function listSessions(db: D1Database, userId: string): Promise<SessionSummary[]> {
-  const { results } = await db
-    .prepare(
-      `${SESSION_SELECT} WHERE s.owner_id = ?1 OR s.id IN (SELECT session_id FROM session_members WHERE user_id = ?1)
-       ORDER BY s.last_activity_at DESC LIMIT 200`,
-    )
-    .bind(userId)
-    .all<SessionRow>();
-  return results.map(sessionSummary);
-}
-
 export async function getSession(db: D1Database, id: string): Promise<(SessionSummary & { ownerId: string }) | null> {
   const r = await db
     .prepare(`${SESSION_SELECT.replace("SELECT s.id,", "SELECT s.owner_id AS ownerId, s.id,")} WHERE s.id = ?`)
@@ -143,7 +132,8 @@ export async function createSession(
         "INSERT INTO sessions (id, owner_id, machine_id, agent_id, cwd, title, status, created_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?, 'starting', ?, ?)",
       )
       .bind(s.id, s.ownerId, s.machineId, s.agentId, s.cwd, s.title, now, now),
-    db.prepare("INSERT INTO session_members (session_id, user_id, role) VALUES (?, ?, 'owner')").bind(s.id, s.ownerId),
+    // The owner has seen what it just created (not "new since you looked" in its own list).
+    db.prepare("INSERT INTO session_members (session_id, user_id, role, seen_at) VALUES (?, ?, 'owner', ?)").bind(s.id, s.ownerId, now),
   ]);
 }
 
@@ -211,20 +201,34 @@ export async function userByEmail(db: D1Database, email: string): Promise<User |
   return db.prepare("SELECT id, email, name FROM users WHERE email = ?").bind(email).first<User>();
 }
 
-/** The session's status as the list shows it (written by its room on each status change). */
-export async function setSessionStatus(db: D1Database, sessionId: string, state: SessionState): Promise<void> {
-  await db.prepare("UPDATE sessions SET status = ? WHERE id = ?").bind(state, sessionId).run();
+/**
+ * The directory's copies of what a room knows (written by its room on each change). Each bumps the session's
+ * `version` (the live list's ordering key, worker/session-feed) and says whether anything changed.
+ */
+export async function setSessionStatus(db: D1Database, sessionId: string, state: SessionState): Promise<boolean> {
+  const r = await db.prepare("UPDATE sessions SET status = ?1, version = version + 1 WHERE id = ?2 AND status IS NOT ?1").bind(state, sessionId).run();
+  return r.meta.changes > 0;
 }
 
 /** When the session last saw a turn start or end (the list's order). */
-export async function setSessionActivity(db: D1Database, sessionId: string, at: number): Promise<void> {
-  await db.prepare("UPDATE sessions SET last_activity_at = ? WHERE id = ?").bind(at, sessionId).run();
+export async function setSessionActivity(db: D1Database, sessionId: string, at: number): Promise<boolean> {
+  const r = await db
+    .prepare("UPDATE sessions SET last_activity_at = ?1, version = version + 1 WHERE id = ?2 AND last_activity_at IS NOT ?1")
+    .bind(at, sessionId)
+    .run();
+  return r.meta.changes > 0;
 }
 
 /** What tells the session apart in the list (the room writes each when it changes). */
-export async function setSessionTitle(db: D1Database, sessionId: string, t: { firstPrompt?: string; agentTitle?: string }): Promise<void> {
-  if (t.firstPrompt !== undefined) await db.prepare("UPDATE sessions SET first_prompt = ? WHERE id = ?").bind(t.firstPrompt, sessionId).run();
-  if (t.agentTitle !== undefined) await db.prepare("UPDATE sessions SET agent_title = ? WHERE id = ?").bind(t.agentTitle, sessionId).run();
+export async function setSessionTitle(db: D1Database, sessionId: string, t: { firstPrompt?: string; agentTitle?: string }): Promise<boolean> {
+  const r = await db
+    .prepare(
+      `UPDATE sessions SET first_prompt = CASE WHEN ?1 THEN ?2 ELSE first_prompt END, agent_title = CASE WHEN ?3 THEN ?4 ELSE agent_title END,
+       version = version + 1 WHERE id = ?5`,
+    )
+    .bind(t.firstPrompt !== undefined ? 1 : 0, t.firstPrompt ?? null, t.agentTitle !== undefined ? 1 : 0, t.agentTitle ?? null, sessionId)
+    .run();
+  return r.meta.changes > 0;
 }
 
 /** A daemon said hello (or re-announced its agents): what the machine offers, and that it is online. */

@@ -1,9 +1,12 @@
 import type { MachineRpc } from "./machine/machine-rpc";
 import type { RoomRpc } from "./session-room/room-rpc";
+import type { FeedRpc } from "./session-feed/feed-rpc";
 
 export interface Env {
   SESSION_ROOM: DurableObjectNamespace<RoomRpc>;
   MACHINE: DurableObjectNamespace<MachineRpc>;
+  /** One per user: the live session list's socket (worker/session-feed). */
+  SESSION_FEED: DurableObjectNamespace<FeedRpc>;
   DB: D1Database;
   ASSETS?: Fetcher;
   /** "dev" | "access" | "builtin" — see worker/auth. */
@@ -39,3 +42,4 @@ export interface Env {
 
 export const roomStub = (env: Env, sessionId: string) => env.SESSION_ROOM.get(env.SESSION_ROOM.idFromName(sessionId));
 export const machineStub = (env: Env, machineId: string) => env.MACHINE.get(env.MACHINE.idFromName(machineId));
+export const feedStub = (env: Env, userId: string) => env.SESSION_FEED.get(env.SESSION_FEED.idFromName(userId));

@@ -21,7 +21,6 @@ import {
   isInvited,
   listMachines,
   listMembers,
-  listSessions,
   machineForToken,
   removeMember,
   revokeMachine,
@@ -36,9 +35,13 @@ import { pushRoutes } from "./push/push-routes";
 import { deleteSubscriptionsOfUser } from "./push/push-directory";
 import { type Env, machineStub, roomStub } from "./env";
 import { MACHINE_ID_HEADER, VIEWER_HEADER } from "./headers";
+import { sessionRoutes } from "./session-routes";
+import { publish, publishIfChanged, publishSession } from "./session-feed/feed-publish";
+import { markSeen } from "./session-list/session-list-directory";
 
 export { Machine } from "./machine/machine-do";
 export { SessionRoom } from "./session-room/session-room-do";
+export { SessionFeed } from "./session-feed/session-feed-do";
 
 type AppEnv = { Bindings: Env; Variables: { user: User; via: AuthMode; scope: AccountScope } };
 const app = new Hono<AppEnv>();
@@ -129,7 +132,8 @@ app.delete("/api/machines/:id", async (c) => {
 
 app.route("/api/device/approvals", deviceApprovalRoutes);
 
-app.get("/api/sessions", async (c) => c.json({ sessions: await listSessions(c.env.DB, c.get("user").id) }));
+// The session list, its live feed and the lifecycle (issue 26): worker/session-routes.ts.
+app.route("/api/sessions", sessionRoutes);
 
 app.post("/api/sessions", async (c) => {
   const parsed = CreateSessionBody.safeParse(await c.req.json().catch(() => null));
@@ -146,6 +150,7 @@ app.post("/api/sessions", async (c) => {
   const title = parsed.data.title?.trim() || `${agent.label} · ${parsed.data.cwd.split("/").filter(Boolean).pop() ?? parsed.data.cwd}`;
   await createSession(c.env.DB, { id, ownerId: user.id, machineId: machine.id, agentId: agent.id, cwd: parsed.data.cwd, title });
   await roomStub(c.env, id).init({ sessionId: id, machineId: machine.id, agentId: agent.id, cwd: parsed.data.cwd, title, ownerId: user.id });
+  c.executionCtx.waitUntil(publishSession(c.env, id));
   return c.json({ session: await getSession(c.env.DB, id) }, 201);
 });
 
@@ -193,6 +198,7 @@ app.post("/api/sessions/:id/members", async (c) => {
   const user = await upsertUser(c.env.DB, email, email.split("@")[0] ?? email);
   await setMember(c.env.DB, m.session.id, user.id, role);
   await roomStub(c.env, m.session.id).viewerAccessChanged(user.id);
+  c.executionCtx.waitUntil(publishSession(c.env, m.session.id, user.id));
   return c.json({ members: await listMembers(c.env.DB, m.session.id, m.session.ownerId) }, 201);
 });
 
@@ -206,6 +212,7 @@ app.patch("/api/sessions/:id/members/:userId", async (c) => {
   if (!(await sessionRole(c.env.DB, m.session.id, userId))) return apiError(c, 404, "NOT_FOUND", "not a member");
   await setMember(c.env.DB, m.session.id, userId, parsed.data.role);
   await roomStub(c.env, m.session.id).viewerAccessChanged(userId);
+  c.executionCtx.waitUntil(publishSession(c.env, m.session.id, userId));
   return c.json({ members: await listMembers(c.env.DB, m.session.id, m.session.ownerId) });
 });
 
@@ -216,6 +223,7 @@ app.delete("/api/sessions/:id/members/:userId", async (c) => {
   if (userId === m.session.ownerId) return apiError(c, 400, "BAD_REQUEST", "the owner cannot be removed");
   if (!(await removeMember(c.env.DB, m.session.id, userId))) return apiError(c, 404, "NOT_FOUND", "not a member");
   await roomStub(c.env, m.session.id).viewerAccessChanged(userId);
+  c.executionCtx.waitUntil(publish(c.env, [{ kind: "remove", sessionId: m.session.id, userIds: [userId], reason: "access" }]));
   await endGuestSignInIfLastGrant(c.env, userId);
   return c.json({ members: await listMembers(c.env.DB, m.session.id, m.session.ownerId) });
 });
@@ -229,6 +237,8 @@ app.get("/api/sessions/:id/ws", async (c) => {
   const viewer: Viewer = { id: user.id, name: user.name, role: m.role };
   const headers = new Headers(c.req.raw.headers);
   headers.set(VIEWER_HEADER, JSON.stringify(viewer));
+  // Joining is looking: the list's "new since you looked" clears (again when the socket closes).
+  c.executionCtx.waitUntil(publishIfChanged(c.env, m.session.id, markSeen(c.env.DB, m.session.id, user.id, Date.now()), user.id));
   return roomStub(c.env, m.session.id).fetch(new Request(c.req.raw.url, { headers }));
 });
 

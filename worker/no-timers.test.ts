@@ -28,7 +28,7 @@ describe("Worker and Durable Objects hibernate", () => {
 
   it("sockets are accepted as hibernatable (ctx.acceptWebSocket), never with ws.accept()", () => {
     const accepting = files.filter((f) => f.text.includes("acceptWebSocket(")).map((f) => f.path).sort();
-    expect(accepting).toEqual(["machine/machine-do.ts", "session-room/session-room-do.ts"]);
+    expect(accepting).toEqual(["machine/machine-do.ts", "session-feed/session-feed-do.ts", "session-room/session-room-do.ts"]);
     expect(files.filter((f) => /\.accept\(\)/.test(f.text)).map((f) => f.path)).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ declare global {
     }
     interface GlobalProps {
       mainModule: typeof import("../../worker/index");
-      durableNamespaces: "SessionRoom" | "Machine";
+      durableNamespaces: "SessionRoom" | "Machine" | "SessionFeed";
     }
   }
 }

@@ -30,6 +30,7 @@ import {
 } from "../../shared/tunnel-protocol";
 import { ErrorCode } from "../../shared/viewer-protocol";
 import { setMachineHello, setMachineOnline } from "../directory";
+import { publishMachine } from "../session-feed/feed-publish";
 import { type Env, roomStub } from "../env";
 import { MACHINE_ID_HEADER } from "../headers";
 import type { DispatchOptions, DispatchResult, MachineStatus } from "./dispatch-result";
@@ -199,6 +200,7 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
     this.store.ackDown(hello.lastSeenDown);
     for (const p of this.store.pendingDown()) this.send(ws, { type: "command", n: p.n, command: p.command });
     await this.updateDirectory(true, hello);
+    this.publishList();
     await this.notifyRooms({ online: true, liveSessionIds: hello.sessions.map((s) => s.sessionId), restarted });
     await recordVersion();
   }
@@ -216,6 +218,7 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
     if (this.store.get<boolean>("online") === false) return;
     this.store.set("online", false);
     await this.updateDirectory(false, null);
+    this.publishList();
     await this.notifyRooms({ online: false, liveSessionIds: [], restarted: false });
   }
 
@@ -305,7 +308,9 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
   // ---------------------------------------------------------------- RPC from SessionRooms
 
   async dispatch(sessionId: string, command: MachineCommand, opts: DispatchOptions): Promise<DispatchResult> {
-    this.store.addSession(sessionId);
+    // session.close comes only from a deleted room (issue 26): its room is not called again.
+    if (command.t === "session.close") this.store.forgetSession(sessionId);
+    else this.store.addSession(sessionId);
     const ws = this.tunnel();
     if (!ws && !opts.deliverWhenOnline) return { ok: false, code: ErrorCode.MACHINE_OFFLINE, message: "the machine is offline" };
     if (opts.startsTurn) {
@@ -374,6 +379,12 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
           .catch((err: unknown) => console.error("room status notify failed", id, err)),
       ),
     );
+  }
+
+  /** The machine went online or offline: its sessions' rows in the members' live lists show it (issue 26). */
+  private publishList(): void {
+    const id = this.store.get<string>("machine_id");
+    if (id) this.ctx.waitUntil(publishMachine(this.env, id));
   }
 
   private async updateDirectory(online: boolean, hello: Hello | null): Promise<void> {

@@ -44,6 +44,11 @@ export class MachineStore {
   addSession(sessionId: string): void {
     this.sql.exec("INSERT OR IGNORE INTO sessions (session_id) VALUES (?)", sessionId);
   }
+  /** A deleted session: the Machine no longer calls its room (issue 26). */
+  forgetSession(sessionId: string): void {
+    this.sql.exec("DELETE FROM sessions WHERE session_id = ?", sessionId);
+    this.sql.exec("DELETE FROM active WHERE session_id = ?", sessionId);
+  }
   hasSession(sessionId: string): boolean {
     return this.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM sessions WHERE session_id = ?", sessionId).one().c > 0;
   }

@@ -56,6 +56,7 @@ async function makeRoom(opts: { ready?: boolean; config?: AgentConfig } = {}) {
     directoryStatus: (_id, state) => void directory.push(state),
     directoryActivity: (_id, at) => void directory.push(`activity@${at}`),
     directoryTitle: (_id, t) => void directory.push(`title:${JSON.stringify(t)}`),
+    directoryNeedsYou: (_id, open) => void directory.push(`needs_you:${open}`),
     notify: (build) => void pushes.push(build()),
     now: () => 1000,
     newId: () => `turn${++ids}`,

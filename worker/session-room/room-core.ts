@@ -50,6 +50,7 @@ import { answerPermission, cancelPendingPermissions, permissionRequested, permis
 import { cancelEntry, dropAll, editEntry, fateOutcome, moveEntry, type QueueCtx, queueBytesExceeded, queueFullReason } from "./queue-rules";
 import { historyPage, replay } from "./room-replay";
 import { agentTitleOf, firstPromptLine } from "./session-title";
+import { NEEDS_YOU_KINDS, needsYou } from "./needs-you";
 import { currentStatus, type SessionStatusEvent, statusKey } from "./room-status";
 import { Fate, type RoomStore, type SessionMeta, type Turn } from "./room-store";
 
@@ -64,6 +65,8 @@ export interface RoomPort {
   directoryActivity(sessionId: string, at: number): void;
   /** The directory's copy of what tells the session apart in the list (best effort, not awaited). */
   directoryTitle(sessionId: string, title: { firstPrompt?: string; agentTitle?: string }): void;
+  /** The directory's "needs you" marker: a permission request or form is open (issue 26; best effort). */
+  directoryNeedsYou(sessionId: string, open: boolean): void;
   /**
    * Web Push to followers away from the session (worker/push): after the fact, never awaited by the room.
    * `build` is called at once or not at all (push off): what it reads (the log's tail) costs nothing then.
@@ -719,6 +722,9 @@ export class RoomCore {
       : `{"type":"state","event":${body}}`;
     if (this.outgoing) this.outgoing.push(text);
     else this.port.broadcast(text);
+    // Session list (issue 26): the "needs you" marker follows the open permission requests and forms.
+    const s = NEEDS_YOU_KINDS.has(event.kind) ? this.store.session() : null;
+    if (s) this.port.directoryNeedsYou(s.sessionId, needsYou(this.store));
   }
 
   /** Sends what a run emitted: one frame as is, several as one `batch` frame. */

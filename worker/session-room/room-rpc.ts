@@ -6,6 +6,9 @@ import type { RemoteAnswer } from "./permissions";
 import type { SessionStatusEvent } from "./room-status";
 import type { SessionMeta } from "./room-store";
 
+/** What a deleted room leaves for the caller: how to reach the agent's own session (its agent-side delete). */
+export type DestroyedRoom = { agentSessionId: string | null; agentId: string; machineId: string };
+
 export interface RoomRpc extends Rpc.DurableObjectBranded {
   /** The viewer socket upgrade (the Worker checked identity, membership and Origin). */
   fetch(request: Request): Promise<Response>;
@@ -19,4 +22,9 @@ export interface RoomRpc extends Rpc.DurableObjectBranded {
   onMachineStatus(status: MachineStatus): Promise<void>;
   /** A permission answered from a notification's Approve / Deny: the card's rules (first valid answer wins). */
   answerPermission(viewer: Viewer, requestId: string, optionId: string): Promise<RemoteAnswer>;
+  /**
+   * Deletes the session (issue 26): viewers closed with CLOSE_SESSION_DELETED, the machine told to close the
+   * agent session, the storage removed; afterwards the room answers as "no such session". null: already gone.
+   */
+  destroy(): Promise<DestroyedRoom | null>;
 }

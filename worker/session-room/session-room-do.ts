@@ -10,6 +10,9 @@ import { MAX_VIEWER_FRAME_BYTES } from "../../shared/limits";
 import type { DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
 import { ErrorCode, type Viewer } from "../../shared/viewer-protocol";
 import { setSessionActivity, setSessionTitle, setSessionStatus } from "../directory";
+import { CLOSE_SESSION_DELETED } from "../../shared/session-list";
+import { publishIfChanged } from "../session-feed/feed-publish";
+import { markSeen, setNeedsYou } from "../session-list/session-list-directory";
 import { type Env, machineStub } from "../env";
 import { VIEWER_HEADER } from "../headers";
 import type { DispatchOptions, DispatchResult, MachineStatus } from "../machine/dispatch-result";
@@ -19,7 +22,7 @@ import { type FrameGate, Intake, makeFrameGate } from "./rate-limit";
 import { RoomCore, type RoomPort } from "./room-core";
 import type { SessionStatusEvent } from "./room-status";
 import { RoomStore, type SessionMeta } from "./room-store";
-import type { RoomRpc } from "./room-rpc";
+import type { DestroyedRoom, RoomRpc } from "./room-rpc";
 import { isWatching, type PushEvent } from "../push/notify-rules";
 import { deliverPush } from "../push/push-delivery";
 import { pushEnabled } from "../push/push-sender";
@@ -29,20 +32,26 @@ import { type Attachment, CLOSE_ACCESS_CHANGED, CLOSE_POLICY, CLOSE_PROTOCOL_ERR
 export class SessionRoom extends DurableObject<Env> implements RoomRpc {
   private readonly core: RoomCore;
   private readonly gates = new WeakMap<WebSocket, FrameGate>();
+  private readonly store: RoomStore;
+  /** Set by destroy(): the storage is gone, nothing may touch it (a new instance finds no session). */
+  private destroyed = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     const port: RoomPort = {
       broadcast: (text) => this.broadcast(text),
       dispatch: (machineId, sessionId, command, opts) => this.dispatch(machineId, sessionId, command, opts),
-      directoryStatus: (sessionId, state) => this.ctx.waitUntil(setSessionStatus(this.env.DB, sessionId, state).catch(() => {})),
-      directoryActivity: (sessionId, at) => this.ctx.waitUntil(setSessionActivity(this.env.DB, sessionId, at).catch(() => {})),
-      directoryTitle: (sessionId, title) => this.ctx.waitUntil(setSessionTitle(this.env.DB, sessionId, title).catch(() => {})),
+      // Each directory write, when it changed the row, reaches the members' live lists (worker/session-feed).
+      directoryStatus: (sessionId, state) => this.listChange(sessionId, setSessionStatus(this.env.DB, sessionId, state)),
+      directoryActivity: (sessionId, at) => this.listChange(sessionId, setSessionActivity(this.env.DB, sessionId, at)),
+      directoryTitle: (sessionId, title) => this.listChange(sessionId, setSessionTitle(this.env.DB, sessionId, title)),
+      directoryNeedsYou: (sessionId, open) => this.listChange(sessionId, setNeedsYou(this.env.DB, sessionId, open)),
       notify: (build) => this.notify(build),
       now: () => Date.now(),
       newId: () => crypto.randomUUID(),
     };
-    this.core = new RoomCore(new RoomStore(ctx.storage.sql), port);
+    this.store = new RoomStore(ctx.storage.sql);
+    this.core = new RoomCore(this.store, port);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
   }
 
@@ -50,10 +59,12 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
 
   /** Creates the session (idempotent) and asks the machine to open it. */
   async init(meta: SessionMeta): Promise<void> {
+    if (this.destroyed) throw new Error("this session was deleted");
     await this.core.init(meta);
   }
 
   async info(): Promise<{ exists: boolean; status: SessionStatusEvent; queueLength: number; headSeq: number }> {
+    if (this.destroyed) return { exists: false, status: { kind: "session_status", state: "closed" }, queueLength: 0, headSeq: 0 };
     return this.core.info();
   }
 
@@ -77,12 +88,13 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
 
   /** A permission answered from a notification (POST /api/push/action; the Worker checked identity and role). */
   async answerPermission(viewer: Viewer, requestId: string, optionId: string): Promise<RemoteAnswer> {
+    if (this.gone()) return { ok: false, error: "NOT_FOUND", message: "no such session" };
     return this.core.answerPermissionRemotely(viewer, requestId, optionId);
   }
 
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("expected websocket", { status: 426 });
-    if (!this.core.info().exists) return new Response("no such session", { status: 404 });
+    if (this.gone()) return new Response("no such session", { status: 404 });
     const viewer = parseViewer(request.headers.get(VIEWER_HEADER));
     if (!viewer) return new Response("no viewer", { status: 401 });
     const after = Math.max(0, Number.parseInt(new URL(request.url).searchParams.get("after") ?? "0", 10) || 0);
@@ -100,7 +112,7 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     const att = this.attachment(ws);
-    if (!att) return;
+    if (!att || this.destroyed) return;
     let gate = this.gates.get(ws);
     if (!gate) this.gates.set(ws, (gate = makeFrameGate(Date.now())));
     const reply = replierFor(ws);
@@ -131,6 +143,7 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
   }
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    this.seen(ws);
     try {
       ws.close(code === 1005 ? 1000 : code, "closing");
     } catch {
@@ -150,14 +163,44 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
   // ================================================================ RPC from the Machine DO
 
   async onDaemonEvents(epoch: string, batch: { n: number; event: DaemonEvent }[]): Promise<void> {
+    // A deleted session's late events are dropped: they must not bring it back.
+    if (this.gone()) return;
     await this.core.onDaemonEvents(epoch, batch);
   }
 
   async onMachineStatus(status: MachineStatus): Promise<void> {
+    if (this.gone()) return;
     await this.core.onMachineStatus(status);
   }
 
+  async destroy(): Promise<DestroyedRoom | null> {
+    const s = this.gone() ? null : this.store.session();
+    if (!s) return null;
+    const agentSessionId = this.store.getMeta("agent_session_id");
+    this.destroyed = true;
+    for (const ws of this.ctx.getWebSockets()) closeQuietly(ws, CLOSE_SESSION_DELETED, "session deleted");
+    await this.dispatch(s.machineId, s.sessionId, { t: "session.close", sessionId: s.sessionId }, { deliverWhenOnline: true });
+    await this.ctx.storage.deleteAll();
+    return { agentSessionId, agentId: s.agentId, machineId: s.machineId };
+  }
+
   // ================================================================ I/O
+
+  private gone(): boolean {
+    return this.destroyed || this.store.session() === null;
+  }
+
+  /** A directory write for the session list; its members' feeds hear of it when it changed something. */
+  private listChange(sessionId: string, write: Promise<boolean>, onlyUser?: string): void {
+    this.ctx.waitUntil(publishIfChanged(this.env, sessionId, write, onlyUser));
+  }
+
+  /** A viewer left: what the session holds now counts as seen by them ("new since you looked"). */
+  private seen(ws: WebSocket): void {
+    const att = this.attachment(ws);
+    const s = this.destroyed ? null : this.store.session();
+    if (att && s) this.listChange(s.sessionId, markSeen(this.env.DB, s.sessionId, att.viewer.id, Date.now()), att.viewer.id);
+  }
 
   /** The event and who is looking are read now, in the event's own step; the rest runs after it (D1, push services). */
   private notify(build: () => PushEvent): void {

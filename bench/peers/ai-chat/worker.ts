@@ -12,7 +12,7 @@ import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import benchWorker from "../../bench-worker";
 import { fanOutChunk } from "./chunk";
 
-export { BareMachine, BareRoom, Machine, SessionRoom } from "../../bench-worker";
+export { BareMachine, BareRoom, Machine, SessionFeed, SessionRoom } from "../../bench-worker";
 
 /** Chunks written per macrotask (bench/room.bench-run.ts TICK_EVENTS: the same producer pace). */
 const TICK = 20;

@@ -6,9 +6,11 @@
  */
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { VIEWER_PING_EVERY_MS } from "../../../shared/limits";
+import { CLOSE_SESSION_DELETED } from "../../../shared/session-list-rules";
 import { viewerSocketPath } from "../../../shared/viewer-socket-path";
 import type { ServerFrame } from "../../../shared/viewer-protocol";
 import { whenIdle } from "../lib/idle";
+import { makeBackoff } from "./backoff";
 import { makeOpClient, type OpClientOptions, type OpInput, type OpReply } from "./op-client";
 import { localOutboxStorage, makeOutbox } from "./outbox";
 
@@ -28,52 +30,11 @@ export async function checkedReply(reply: OpReply, load = loadAckCheck): Promise
 
 export type ConnectionState = "connecting" | "live" | "reconnecting" | "offline";
 
-/** partysocket's 3 s first retry is too slow for a phone switching networks: 250–750 ms, ×1.6, ≤ 10 s. */
-export const BACKOFF = { minMs: 250, jitterMs: 500, grow: 1.6, maxMs: 10_000 };
+export { BACKOFF, makeBackoff } from "./backoff";
+
 /** No frame within PONG_MS after a ping (every VIEWER_PING_EVERY_MS) means the socket is dead. */
 const PONG_MS = 6_000;
 const WS_OPEN = 1;
-
-/**
- * The reconnect backoff, awaited by the socket's URL provider rather than by partysocket: partysocket's own wait
- * cannot be cut short (a `reconnect()` during it is ignored), so after a long cut the socket would sit out up to
- * `maxMs` with the network already back. This one ends at once on `wakeNow()` (online, visible, pageshow).
- * First dial immediate; retries min + jitter (≤ 1 s), then ×grow up to max.
- */
-export function makeBackoff(b = BACKOFF, random = Math.random) {
-  let attempt = 0;
-  let wake: (() => void) | null = null;
-  return {
-    /** The delay before dial number `attempt` (0: none). */
-    delayFor(n: number): number {
-      return n === 0 ? 0 : Math.min(b.maxMs, (b.minMs + random() * b.jitterMs) * b.grow ** (n - 1));
-    },
-    /** Resolves when this dial may go: after its step's delay, or at once when woken. */
-    wait(): Promise<void> {
-      const delay = this.delayFor(attempt++);
-      if (delay === 0) return Promise.resolve();
-      return new Promise((resolve) => {
-        const timer = setTimeout(() => done(), delay);
-        const done = () => {
-          clearTimeout(timer);
-          if (wake === done) wake = null;
-          resolve();
-        };
-        wake = done;
-      });
-    },
-    /** Joined: the next drop starts from the first step. */
-    reset(): void {
-      attempt = 0;
-    },
-    /** The network or the page is back: a wait in progress ends now and the steps start over. */
-    wakeNow(): void {
-      // A woken wait is the immediate dial itself; the next failure waits the first step.
-      attempt = wake ? 1 : 0;
-      wake?.();
-    },
-  };
-}
 
 export function socketUrl(loc: Pick<Location, "protocol" | "host">, sessionId: string, cursor: number): string {
   const scheme = loc.protocol === "https:" ? "wss" : "ws";
@@ -88,6 +49,8 @@ export type SessionSocketOptions = {
   onState: (s: ConnectionState) => void;
   /** The WebSocket class (tests pass one that fails like a dead network). */
   WebSocket?: typeof WebSocket;
+  /** The room closed the socket because the session was deleted (CLOSE_SESSION_DELETED): no reconnect. */
+  onDeleted?: () => void;
 } & Pick<OpClientOptions, "onOrphanReply" | "onOutboxChange">;
 
 export function makeSessionSocket(opts: SessionSocketOptions) {
@@ -164,9 +127,14 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
     clearInterval(pingTimer);
     pingTimer = setInterval(() => probe(), VIEWER_PING_EVERY_MS);
   });
-  ws.addEventListener("close", () => {
+  ws.addEventListener("close", (e: CloseEvent) => {
     clearInterval(pingTimer);
     heard();
+    if (e.code === CLOSE_SESSION_DELETED) {
+      ws.close();
+      opts.onDeleted?.();
+      return;
+    }
     ops.setLive(false);
     setState(navigator.onLine === false ? "offline" : everLive ? "reconnecting" : "connecting");
   });

@@ -2,6 +2,7 @@
 import type { AuthConfig, CreateSessionBody, MachineSummary, Me, Member, SessionSummary } from "../../../shared/api";
 import type { DeviceApproval, DeviceDecisionBody } from "../../../shared/device-api";
 import type { Viewer } from "../../../shared/viewer-protocol";
+import type { BulkArchiveBody, DeleteSessionBody, UpdateSessionBody } from "../../../shared/session-list";
 
 export class ApiError extends Error {
   constructor(
@@ -38,6 +39,16 @@ export const api = {
   me: () => call<Me>("/api/me"),
   machines: () => call<{ machines: MachineSummary[] }>("/api/machines").then((r) => r.machines),
   sessions: () => call<{ sessions: SessionSummary[] }>("/api/sessions").then((r) => r.sessions),
+  // The session list's routes (issue 26) answer `unknown`: the list checks them with its schemas
+  // (session/list-check.ts, loaded on demand so the home page paints without zod).
+  /** One page of the list (`SessionListPage`); `search` from `listSearch` (filter + cursor). */
+  sessionPage: (search: URLSearchParams) => call<unknown>(`/api/sessions?${search.toString()}`),
+  /** Rename / archive / unarchive. */
+  updateSession: (id: string, body: UpdateSessionBody) => call<unknown>(sessionPath(id), { method: "PATCH", body: JSON.stringify(body) }),
+  /** Owner only (`DeleteSessionResult`). */
+  deleteSession: (id: string, body: DeleteSessionBody) => call<unknown>(sessionPath(id), { method: "DELETE", body: JSON.stringify(body) }),
+  /** `BulkArchiveResult`. */
+  bulkArchive: (body: BulkArchiveBody) => call<unknown>("/api/sessions/archive", { method: "POST", body: JSON.stringify(body) }),
   session: (id: string) => call<{ session: SessionSummary; role?: Viewer["role"] }>(`/api/sessions/${encodeURIComponent(id)}`),
   createSession: (body: CreateSessionBody) =>
     call<{ session: SessionSummary }>("/api/sessions", { method: "POST", body: JSON.stringify(body) }).then((r) => r.session),
@@ -62,4 +73,5 @@ export const api = {
 };
 
 export type GrantableRole = "member" | "viewer";
+const sessionPath = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
 const membersPath = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}/members`;

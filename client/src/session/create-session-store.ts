@@ -20,7 +20,7 @@ export type SessionStoreState = FoldView & {
   loadingOlder: boolean;
 };
 
-export function createSessionStore(sessionId: string, hooks: { onOrphanReply?: (op: SendOp, reply: OpReply) => void } = {}) {
+export function createSessionStore(sessionId: string, hooks: { onOrphanReply?: (op: SendOp, reply: OpReply) => void; onDeleted?: () => void } = {}) {
   const initial = initialSessionState();
   const [state, setState] = createStore<SessionStoreState>({ ...structuredClone(viewOf(initial)), connection: "connecting", outbox: 0, loadingOlder: false });
   const folded = makeFoldSync(setState, initial);
@@ -35,6 +35,7 @@ export function createSessionStore(sessionId: string, hooks: { onOrphanReply?: (
     },
     onOutboxChange: (n) => setState("outbox", n),
     onOrphanReply: hooks.onOrphanReply,
+    onDeleted: hooks.onDeleted,
   });
   setState("outbox", socket.pendingSends().length);
   let loading: Promise<void> | null = null;

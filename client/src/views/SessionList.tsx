@@ -1,51 +1,13 @@
-import { A, useNavigate } from "@solidjs/router";
-import { createMemo, createResource, createSignal, For, Show } from "solid-js";
-import ChevronRight from "lucide-solid/icons/chevron-right";
-import FolderOpen from "lucide-solid/icons/folder-open";
+import { A } from "@solidjs/router";
 import Monitor from "lucide-solid/icons/monitor";
-import Bot from "lucide-solid/icons/bot";
-import Plus from "lucide-solid/icons/plus";
-import { api } from "../lib/api";
-import { toast } from "../lib/toasts";
 import "../home.css";
 import "../team.css";
+import { NewSessionForm } from "./NewSessionForm";
+import { SessionsPanel } from "./SessionsPanel";
 import { UserMenu } from "./UserMenu";
-import { useMe } from "../lib/auth";
-import { statusLabel, timeAgo } from "../lib/format";
-import { createBody, pickAgent, pickCwd, pickMachine, sessionHeading, shortPath, sortSessions } from "../session/new-session-logic";
 
+/** The home page: the New session form and the live list of sessions. */
 export function SessionList() {
-  const navigate = useNavigate();
-  const me = useMe();
-  const isGuest = () => me?.scope === "guest";
-  const [sessions] = createResource(() => api.sessions());
-  // A guest (invited-only account) has no machines to list: no request.
-  const [machines] = createResource(() => (isGuest() ? [] : api.machines()));
-  const [machineId, setMachineId] = createSignal("");
-  const [agentId, setAgentId] = createSignal("");
-  const [typedCwd, setTypedCwd] = createSignal<string | null>(null);
-  const [busy, setBusy] = createSignal(false);
-
-  const machine = createMemo(() => pickMachine(machines() ?? [], machineId()));
-  const agent = createMemo(() => pickAgent(machine(), agentId()));
-  const cwd = () => pickCwd(machine(), typedCwd());
-  const plan = createMemo(() => createBody(machine(), agent(), cwd()));
-
-  const create = async (e: Event) => {
-    e.preventDefault();
-    const p = plan();
-    if (!("body" in p)) return toast(p.reason, "error");
-    setBusy(true);
-    try {
-      const s = await api.createSession(p.body);
-      navigate(`/s/${encodeURIComponent(s.id)}`);
-    } catch (err) {
-      toast((err as Error).message || "Could not start the session", "error");
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
     <div class="home">
       <header class="home-head">
@@ -66,131 +28,9 @@ export function SessionList() {
       </header>
 
       <main class="home-main">
-      <Show
-        when={!isGuest()}
-        fallback={
-          <p class="card guest-note" data-testid="guest-note">
-            You were invited to the sessions below. Starting sessions and pairing machines needs an account on this server's allow list.
-          </p>
-        }
-      >
-      <form class="card new-session" data-testid="new-session" onSubmit={create}>
-        <h2>
-          <Plus size={18} aria-hidden="true" /> New session
-        </h2>
-        <div class="fields">
-          <label>
-            <span class="field-label">
-              <Monitor size={14} aria-hidden="true" /> Machine
-            </span>
-            <select
-              data-testid="machine-select"
-              value={machine()?.id ?? ""}
-              disabled={!machines()?.length}
-              onChange={(e) => {
-                setMachineId(e.currentTarget.value);
-                setAgentId("");
-                setTypedCwd(null);
-              }}
-            >
-              <Show when={!machines()?.length}>
-                <option value="">{machines.loading ? "Loading…" : "No machines paired"}</option>
-              </Show>
-              <For each={machines() ?? []}>
-                {(m) => (
-                  <option value={m.id} selected={m.id === machine()?.id}>
-                    {m.name}
-                    {m.hostname && m.hostname !== m.name ? ` (${m.hostname})` : ""}
-                    {m.online ? "" : " — offline"}
-                  </option>
-                )}
-              </For>
-            </select>
-          </label>
-          <label>
-            <span class="field-label">
-              <Bot size={14} aria-hidden="true" /> Agent
-            </span>
-            <select data-testid="agent-select" value={agent()} disabled={!machine()?.agents.length} onChange={(e) => setAgentId(e.currentTarget.value)}>
-              <Show when={!machine()?.agents.length}>
-                <option value="">No agents</option>
-              </Show>
-              <For each={machine()?.agents ?? []}>{(a) => (
-                <option value={a.id} selected={a.id === agent()}>
-                  {a.label}
-                </option>
-              )}</For>
-            </select>
-          </label>
-          <label class="grow">
-            <span class="field-label">
-              <FolderOpen size={14} aria-hidden="true" /> Directory
-            </span>
-            <input
-              data-testid="cwd-input"
-              list="machine-roots"
-              value={cwd()}
-              placeholder="/path/to/project"
-              autocapitalize="off"
-              autocomplete="off"
-              spellcheck={false}
-              onInput={(e) => setTypedCwd(e.currentTarget.value)}
-            />
-            <datalist id="machine-roots">
-              <For each={machine()?.roots ?? []}>{(r) => <option value={r} />}</For>
-            </datalist>
-          </label>
-        </div>
-        <div class="form-foot">
-          <span class="hint">
-            <Show when={"reason" in plan() && machines()} fallback={machine() ? `Runs on ${machine()!.name}` : ""}>
-              {(plan() as { reason: string }).reason}
-              <Show when={!machines()?.length}>
-                {" "}— <A href="/machines">pair a machine</A> to run <code>baton daemon</code> on your computer.
-              </Show>
-            </Show>
-          </span>
-          <button class="btn btn-primary" data-testid="create-session" type="submit" disabled={busy() || !("body" in plan())}>
-            {busy() ? "Starting…" : "Start session"}
-          </button>
-        </div>
-      </form>
-      </Show>
+        <NewSessionForm />
 
-      <section class="card">
-        <h2>Sessions</h2>
-        <Show when={!sessions.error} fallback={<p class="empty">Could not load sessions: {(sessions.error as Error)?.message}</p>}>
-          <Show when={(sessions() ?? []).length} fallback={<p class="empty">{sessions.loading ? "Loading…" : "No sessions yet — start one above."}</p>}>
-            <ul class="sessions">
-              <For each={sortSessions(sessions() ?? [])}>
-                {(s) => (
-                  <li>
-                    <A href={`/s/${encodeURIComponent(s.id)}`} data-testid="session-link" class="session-link">
-                      <span class={`dot status-${s.status}`} aria-hidden="true" />
-                      <span class="s-main">
-                        <span class="s-title" data-testid="session-title">{sessionHeading(s).title}</span>
-                        <Show when={sessionHeading(s).preview}>
-                          {(p) => (
-                            <span class="s-preview" data-testid="session-preview">
-                              {p()}
-                            </span>
-                          )}
-                        </Show>
-                        <span class="s-meta">
-                          <span class={`s-status status-text-${s.status}`}>{statusLabel(s.status)}</span> · {s.agentLabel} · {s.machineName} ·{" "}
-                          <span class="mono">{shortPath(s.cwd)}</span>
-                        </span>
-                      </span>
-                      <span class="s-when">{timeAgo(s.lastActivityAt)}</span>
-                      <ChevronRight size={16} class="s-chev" aria-hidden="true" />
-                    </A>
-                  </li>
-                )}
-              </For>
-            </ul>
-          </Show>
-        </Show>
-      </section>
+        <SessionsPanel />
       </main>
     </div>
   );

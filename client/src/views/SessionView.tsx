@@ -1,4 +1,4 @@
-import { A, useParams } from "@solidjs/router";
+import { A, useNavigate, useParams } from "@solidjs/router";
 import ArrowDown from "lucide-solid/icons/arrow-down";
 import ArrowLeft from "lucide-solid/icons/arrow-left";
 import CloudOff from "lucide-solid/icons/cloud-off";
@@ -43,7 +43,13 @@ function Session(props: { id: string }) {
   warmMarkdown();
   const [draft, setDraft] = createDraft(props.id);
   let focusComposer = () => {};
+  const navigate = useNavigate();
   const { state, socket, takeDropped, loadOlder } = createSessionStore(props.id, {
+    // The owner deleted the session (the room closed with CLOSE_SESSION_DELETED): say so, back to the list.
+    onDeleted: () => {
+      toast("This session was deleted", "error");
+      navigate("/", { replace: true });
+    },
     // Sends restored from a previous page load: their answers have no caller waiting.
     onOrphanReply: (op, reply) => {
       if (reply.type === "error") {

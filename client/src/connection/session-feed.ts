@@ -1,0 +1,152 @@
+/**
+ * The session list's live feed: one partysocket per list page to the user's SessionFeed (issue 26), with
+ * the viewer socket's fast jittered backoff, a ping/pong liveness probe and an immediate reconnect on
+ * visibility / pageshow / online. Each `hello` (first connect and every reconnect) tells the list to ask
+ * for its first page again: changes made while the socket was away are in it. Frames are checked with
+ * the shared schema, loaded on demand (zod stays off the home page's first paint); order is kept.
+ */
+import { WebSocket as ReconnectingWebSocket } from "partysocket";
+import type { SessionFeedFrame } from "../../../shared/session-list";
+import { SESSION_FEED_PATH } from "../../../shared/session-list-rules";
+import { VIEWER_PING_EVERY_MS } from "../../../shared/limits";
+import { makeBackoff } from "./backoff";
+
+export type FeedState = "connecting" | "live" | "reconnecting" | "offline";
+
+/** No frame within PONG_MS after a ping means the socket is dead (a phone woke up with it). */
+const PONG_MS = 6_000;
+const WS_OPEN = 1;
+
+export function feedUrl(loc: Pick<Location, "protocol" | "host">): string {
+  return `${loc.protocol === "https:" ? "wss" : "ws"}://${loc.host}${SESSION_FEED_PATH}`;
+}
+
+type FrameCheck = { parseFrame: (text: string) => SessionFeedFrame | null };
+
+/**
+ * The feed's text frames → checked frames, in arrival order: each waits for the one before it (and, once,
+ * for the check to load). A frame that is not one is dropped (the check logs it).
+ */
+export function makeFrameHandler(h: {
+  loadCheck: () => Promise<FrameCheck>;
+  onHello: () => void;
+  onFrame: (f: SessionFeedFrame) => void;
+  onCheckFailed: () => void;
+  isClosed: () => boolean;
+}): (text: string) => void {
+  let chain: Promise<void> = Promise.resolve();
+  return (text) => {
+    chain = chain
+      .then(() => h.loadCheck())
+      .then(({ parseFrame }) => {
+        const f = parseFrame(text);
+        if (!f || h.isClosed()) return;
+        if (f.type === "hello") h.onHello();
+        else h.onFrame(f);
+      })
+      .catch(() => {
+        if (!h.isClosed()) h.onCheckFailed();
+      });
+  };
+}
+
+export type SessionFeedOptions = {
+  /** Every frame but `hello`, checked, in the order sent. */
+  onFrame: (f: SessionFeedFrame) => void;
+  /** The feed is subscribed (first connect or a reconnect): the first page is asked for now. */
+  onHello: () => void;
+  onState: (s: FeedState) => void;
+  /** The frame check (defaults to the on-demand module). */
+  loadCheck?: () => Promise<FrameCheck>;
+  url?: () => string;
+};
+
+export function makeSessionFeed(opts: SessionFeedOptions) {
+  const loadCheck = opts.loadCheck ?? (() => import("../session/list-check"));
+  let state: FeedState = "connecting";
+  let everLive = false;
+  const setState = (s: FeedState) => {
+    if (s !== state) opts.onState((state = s));
+  };
+  // The backoff is ours (backoff.ts: cut short when the network returns); partysocket dials once it has the URL.
+  const backoff = makeBackoff();
+  const url = opts.url ?? (() => feedUrl(location));
+  const ws = new ReconnectingWebSocket(() => backoff.wait().then(url), [], { minReconnectionDelay: 0, connectionTimeout: 8_000, minUptime: 3_000, maxEnqueuedMessages: 0 });
+
+  let closed = false;
+  const handle = makeFrameHandler({
+    loadCheck,
+    onHello: () => {
+      everLive = true;
+      backoff.reset();
+      setState("live");
+      opts.onHello();
+    },
+    onFrame: opts.onFrame,
+    // The check could not load (offline, a chunk replaced by a deploy): reconnect, and the hello refetches.
+    onCheckFailed: () => ws.reconnect(),
+    isClosed: () => closed,
+  });
+
+  let pingTimer: ReturnType<typeof setInterval> | undefined;
+  let pongTimer: ReturnType<typeof setTimeout> | undefined;
+  const probe = (ms = PONG_MS) => {
+    if (ws.readyState !== WS_OPEN || pongTimer) return;
+    ws.send("ping");
+    pongTimer = setTimeout(() => {
+      pongTimer = undefined;
+      ws.reconnect();
+    }, ms);
+  };
+  const heard = () => {
+    clearTimeout(pongTimer);
+    pongTimer = undefined;
+  };
+
+  ws.addEventListener("message", (e: MessageEvent) => {
+    heard();
+    if (typeof e.data !== "string" || e.data === "pong") return;
+    handle(e.data);
+  });
+  ws.addEventListener("open", () => {
+    clearInterval(pingTimer);
+    pingTimer = setInterval(() => probe(), VIEWER_PING_EVERY_MS);
+  });
+  ws.addEventListener("close", () => {
+    clearInterval(pingTimer);
+    heard();
+    if (!closed) setState(navigator.onLine === false ? "offline" : everLive ? "reconnecting" : "connecting");
+  });
+
+  const reconnectNow = () => {
+    if (ws.readyState === WS_OPEN) return probe(3_000);
+    backoff.wakeNow();
+    ws.reconnect();
+  };
+  const onVisible = () => {
+    if (document.visibilityState === "visible") reconnectNow();
+  };
+  const onOnline = () => {
+    backoff.wakeNow();
+    ws.reconnect();
+  };
+  const onOffline = () => setState("offline");
+  document.addEventListener("visibilitychange", onVisible);
+  window.addEventListener("pageshow", reconnectNow);
+  window.addEventListener("online", onOnline);
+  window.addEventListener("offline", onOffline);
+
+  return {
+    close(): void {
+      closed = true;
+      document.removeEventListener("visibilitychange", onVisible);
+      window.removeEventListener("pageshow", reconnectNow);
+      window.removeEventListener("online", onOnline);
+      window.removeEventListener("offline", onOffline);
+      clearInterval(pingTimer);
+      heard();
+      ws.close();
+    },
+  };
+}
+export type SessionFeed = ReturnType<typeof makeSessionFeed>;

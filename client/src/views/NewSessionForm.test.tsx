@@ -1,0 +1,82 @@
+import { Route, Router } from "@solidjs/router";
+import { fireEvent, render, screen, waitFor } from "@solidjs/testing-library";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { MachineSummary, SessionSummary } from "../../../shared/api";
+import { NewSessionForm } from "./NewSessionForm";
+
+const caps = { loadSession: false, resume: false, images: false, steering: false } as unknown as MachineSummary["agents"][number]["capabilities"];
+const MACHINES: MachineSummary[] = [
+  { id: "off", name: "Old box", online: false, hostname: null, agents: [{ id: "x", label: "X", capabilities: caps }], roots: ["/srv"], lastSeenAt: 1 },
+  {
+    id: "lap",
+    name: "Laptop",
+    online: true,
+    hostname: "lap.local",
+    agents: [
+      { id: "claude", label: "Claude Code", capabilities: caps },
+      { id: "gemini", label: "Gemini CLI", capabilities: caps },
+    ],
+    roots: ["/home/me/code", "/home/me/work"],
+    lastSeenAt: 2,
+  },
+];
+const CREATED: SessionSummary = { id: "new-1", title: "Gemini CLI · other", machineId: "lap", machineName: "Laptop", agentId: "gemini", agentLabel: "Gemini CLI", cwd: "/home/me/code/other", status: "starting", createdAt: 1, lastActivityAt: 1 };
+
+function mockFetch() {
+  const posts: unknown[] = [];
+  const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+    const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+    if (url === "/api/me") return json(200, { id: "u", name: "Me", email: "me@x" });
+    if (url === "/api/machines") return json(200, { machines: MACHINES });
+    if (url === "/api/sessions" && init?.method === "POST") {
+      posts.push(JSON.parse(String(init.body)));
+      return json(201, { session: CREATED });
+    }
+    return json(404, { error: { code: "NOT_FOUND", message: "nope" } });
+  });
+  vi.stubGlobal("fetch", fetchMock);
+  return posts;
+}
+
+beforeEach(() => history.replaceState(null, "", "/"));
+afterEach(() => vi.unstubAllGlobals());
+
+function renderList() {
+  render(() => (
+    <Router>
+      <Route path="/" component={NewSessionForm} />
+      <Route path="/s/:id" component={() => <div data-testid="session-page">opened</div>} />
+    </Router>
+  ));
+}
+
+describe("NewSessionForm", () => {
+  it("new session: machine → that machine's agents → its roots (editable) → POST → /s/:id", async () => {
+    const posts = mockFetch();
+    renderList();
+    const machine = (await screen.findByTestId("machine-select")) as HTMLSelectElement;
+    await waitFor(() => expect(machine.value).toBe("lap"));
+    const agent = screen.getByTestId("agent-select") as HTMLSelectElement;
+    expect([...agent.options].map((o) => o.value)).toEqual(["claude", "gemini"]);
+    const cwd = screen.getByTestId("cwd-input") as HTMLInputElement;
+    expect(cwd.value).toBe("/home/me/code");
+    fireEvent.change(agent, { target: { value: "gemini" } });
+    fireEvent.input(cwd, { target: { value: "/home/me/code/other" } });
+    fireEvent.click(screen.getByTestId("create-session"));
+    await screen.findByTestId("session-page");
+    expect(posts).toEqual([{ machineId: "lap", agentId: "gemini", cwd: "/home/me/code/other" }]);
+    expect(location.pathname).toBe("/s/new-1");
+  });
+
+  it("an offline machine cannot start a session", async () => {
+    mockFetch();
+    renderList();
+    const machine = (await screen.findByTestId("machine-select")) as HTMLSelectElement;
+    await waitFor(() => expect(machine.value).toBe("lap"));
+    fireEvent.change(machine, { target: { value: "off" } });
+    expect((screen.getByTestId("agent-select") as HTMLSelectElement).value).toBe("x");
+    expect((screen.getByTestId("cwd-input") as HTMLInputElement).value).toBe("/srv");
+    expect(screen.getByTestId("create-session")).toBeDisabled();
+    expect(screen.getByTestId("new-session")).toHaveTextContent("Old box is offline");
+  });
+});

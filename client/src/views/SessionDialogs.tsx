@@ -1,0 +1,118 @@
+/** The session list's dialogs: rename, delete, and a yes/no confirmation (archiving a running session). */
+import { createSignal, type JSX, Show } from "solid-js";
+import type { SessionListItem } from "../../../shared/session-list";
+import { displayTitle, MAX_SESSION_TITLE } from "../../../shared/session-list-rules";
+import { checkTitle, offersAgentDelete } from "../session/list-lifecycle";
+import { Modal } from "./Modal";
+
+export function RenameDialog(props: { session: SessionListItem; onSave: (title: string) => Promise<boolean>; onClose: () => void }) {
+  const [value, setValue] = createSignal(props.session.customTitle ?? displayTitle(props.session));
+  const [error, setError] = createSignal<string | null>(null);
+  const [busy, setBusy] = createSignal(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const checked = checkTitle(value());
+    if ("error" in checked) return setError(checked.error);
+    setBusy(true);
+    const ok = await props.onSave(checked.title);
+    setBusy(false);
+    if (ok) props.onClose();
+  };
+  return (
+    <Modal title="Rename session" onClose={props.onClose} testId="rename-dialog">
+      <form onSubmit={submit} novalidate>
+        <label class="modal-field">
+          <span class="modal-label">Title</span>
+          <input
+            data-autofocus
+            value={value()}
+            aria-invalid={error() ? "true" : undefined}
+            aria-describedby="rename-error"
+            onInput={(e) => {
+              setValue(e.currentTarget.value);
+              setError(null);
+            }}
+          />
+        </label>
+        <p id="rename-error" class="modal-error" role="alert">
+          {error() ?? ""}
+        </p>
+        <p class="modal-help">Up to {MAX_SESSION_TITLE} characters. Everyone in the session sees it.</p>
+        <div class="modal-actions">
+          <button type="button" class="btn" onClick={() => props.onClose()}>
+            Cancel
+          </button>
+          <button type="submit" class="btn btn-primary" disabled={busy()}>
+            {busy() ? "Saving…" : "Save"}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+export function DeleteDialog(props: { session: SessionListItem; onDelete: (deleteAgentSession: boolean) => Promise<boolean>; onClose: () => void }) {
+  const [alsoAgent, setAlsoAgent] = createSignal(false);
+  const [busy, setBusy] = createSignal(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    const ok = await props.onDelete(alsoAgent());
+    setBusy(false);
+    if (ok) props.onClose();
+  };
+  return (
+    <Modal title="Delete session?" onClose={props.onClose} testId="delete-dialog" danger>
+      <form onSubmit={submit}>
+        <p class="modal-text">
+          <strong>{displayTitle(props.session)}</strong> and its whole transcript will be deleted for everyone in it. Anyone watching it is sent back to
+          their list. This cannot be undone.
+        </p>
+        <Show when={offersAgentDelete(props.session)}>
+          <label class="modal-check">
+            <input type="checkbox" checked={alsoAgent()} onChange={(e) => setAlsoAgent(e.currentTarget.checked)} />
+            <span>
+              Also delete the agent's own session
+              <span class="modal-help">{props.session.agentLabel} keeps its own copy on {props.session.machineName}; this removes it too.</span>
+            </span>
+          </label>
+        </Show>
+        <div class="modal-actions">
+          <button type="button" class="btn" data-autofocus onClick={() => props.onClose()}>
+            Cancel
+          </button>
+          <button type="submit" class="btn btn-danger" disabled={busy()}>
+            {busy() ? "Deleting…" : "Delete"}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+export function ConfirmDialog(props: { title: string; confirm: string; children: JSX.Element; onConfirm: () => Promise<boolean>; onClose: () => void; testId?: string }) {
+  const [busy, setBusy] = createSignal(false);
+  return (
+    <Modal title={props.title} onClose={props.onClose} testId={props.testId}>
+      <form
+        onSubmit={async (e) => {
+          e.preventDefault();
+          setBusy(true);
+          const ok = await props.onConfirm();
+          setBusy(false);
+          if (ok) props.onClose();
+        }}
+      >
+        {props.children}
+        <div class="modal-actions">
+          <button type="button" class="btn" data-autofocus onClick={() => props.onClose()}>
+            Cancel
+          </button>
+          <button type="submit" class="btn btn-primary" disabled={busy()}>
+            {busy() ? "Working…" : props.confirm}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
