@@ -49,6 +49,7 @@ import { lastAgentText, type PushEvent } from "../push/notify-rules";
 import { answerPermission, cancelPendingPermissions, permissionRequested, permissionWithdrawn, type RemoteAnswer, remoteAnswer } from "./permissions";
 import { cancelEntry, dropAll, editEntry, fateOutcome, moveEntry, type QueueCtx, queueBytesExceeded, queueFullReason } from "./queue-rules";
 import { historyPage, replay } from "./room-replay";
+import { searchHistory } from "./room-search";
 import { agentTitleOf, firstPromptLine } from "./session-title";
 import { currentStatus, type SessionStatusEvent, statusKey } from "./room-status";
 import { Fate, type RoomStore, type SessionMeta, type Turn } from "./room-store";
@@ -140,6 +141,7 @@ export class RoomCore {
   async handleOp(viewer: Viewer, op: ClientOp, reply: Replier): Promise<void> {
     // Reading older rows is for everyone; every other op acts on the session.
     if (op.op === "history.page") return reply.ack(op, historyPage(this.store, op.before, op.limit));
+    if (op.op === "history.search") return reply.ack(op, searchHistory(this.store, op.query, op));
     if (viewer.role === "viewer") return reply.error(op.rid, ErrorCode.FORBIDDEN, "viewers are read-only in this session");
     await this.recoverReservation();
     switch (op.op) {
