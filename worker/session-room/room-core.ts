@@ -50,7 +50,7 @@ import { answerPermission, cancelPendingPermissions, permissionRequested, permis
 import { cancelEntry, dropAll, editEntry, fateOutcome, moveEntry, type QueueCtx, queueBytesExceeded, queueFullReason } from "./queue-rules";
 import { historyPage, replay } from "./room-replay";
 import { searchHistory } from "./room-search";
-import { agentTitleOf, firstPromptLine } from "./session-title";
+import { agentTitleOf, firstPromptLine, sessionTitleOf } from "./session-title";
 import { currentStatus, type SessionStatusEvent, statusKey } from "./room-status";
 import { Fate, type RoomStore, type SessionMeta, type Turn } from "./room-store";
 
@@ -687,7 +687,7 @@ export class RoomCore {
 
   /** What people call the session: the agent's title, else the first prompt, else the title it was created with. */
   private sessionTitle(): string {
-    return this.store.getMeta("agent_title") ?? this.store.getMeta("first_prompt") ?? this.store.session()?.title ?? "";
+    return sessionTitleOf({ agentTitle: this.store.getMeta("agent_title"), firstPrompt: this.store.getMeta("first_prompt"), created: this.store.session()?.title ?? null });
   }
   private machineOnline(): boolean {
     return this.store.getMeta("machine_online") ?? false;

@@ -279,6 +279,11 @@ export class RoomStore {
     return { items, lowest, more };
   }
 
+  /** Up to `limit` compacted items after pos `after`, oldest first (an export reads the session in such steps). */
+  compactedAfter(after: number, limit: number): Compacted[] {
+    return this.sql.exec<ItemRow>("SELECT pos, seq, key, rows, active, body FROM compacted WHERE pos > ? ORDER BY pos LIMIT ?", after, limit).toArray().map(itemOf);
+  }
+
   /** The compacted item of each key that has one (e.g. `perm:<id>` of a pending request). */
   compactedByKey(keys: readonly string[]): Compacted[] {
     return keys.flatMap((key) => this.sql.exec<ItemRow>("SELECT pos, seq, key, rows, active, body FROM compacted WHERE key = ? LIMIT 1", key).toArray().map(itemOf));

@@ -20,6 +20,7 @@ import { RoomCore, type RoomPort } from "./room-core";
 import type { SessionStatusEvent } from "./room-status";
 import { RoomStore, type SessionMeta } from "./room-store";
 import type { RoomRpc } from "./room-rpc";
+import { exportMarkdown } from "./room-export";
 import { isWatching, type PushEvent } from "../push/notify-rules";
 import { deliverPush } from "../push/push-delivery";
 import { pushEnabled } from "../push/push-sender";
@@ -28,6 +29,7 @@ import { type Attachment, CLOSE_ACCESS_CHANGED, CLOSE_POLICY, CLOSE_PROTOCOL_ERR
 
 export class SessionRoom extends DurableObject<Env> implements RoomRpc {
   private readonly core: RoomCore;
+  private readonly store: RoomStore;
   private readonly gates = new WeakMap<WebSocket, FrameGate>();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -42,7 +44,8 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
       now: () => Date.now(),
       newId: () => crypto.randomUUID(),
     };
-    this.core = new RoomCore(new RoomStore(ctx.storage.sql), port);
+    this.store = new RoomStore(ctx.storage.sql);
+    this.core = new RoomCore(this.store, port);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
   }
 
@@ -78,6 +81,11 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
   /** A permission answered from a notification (POST /api/push/action; the Worker checked identity and role). */
   async answerPermission(viewer: Viewer, requestId: string, optionId: string): Promise<RemoteAnswer> {
     return this.core.answerPermissionRemotely(viewer, requestId, optionId);
+  }
+
+  /** The transcript as a Markdown download (streamed; the Worker checked that the caller may see the session). */
+  async exportMarkdown(): Promise<Response> {
+    return exportMarkdown(this.store, Date.now()) ?? new Response("no such session", { status: 404 });
   }
 
   override async fetch(request: Request): Promise<Response> {
