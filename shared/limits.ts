@@ -55,3 +55,13 @@ export const MAX_TERMINAL_OUTPUT_CHARS = 64 * 1024;
 
 /** A viewer pings its live socket this often (the room answers without waking; the time is the proof of life). */
 export const VIEWER_PING_EVERY_MS = 25_000;
+
+/** Longest `history.search` query: a phrase to find, not a document (a longer one is refused with a clear error). */
+export const MAX_SEARCH_QUERY_CHARS = 200;
+/** Results one `history.search` answer holds at most: a list a person scans; older ones come with `before`. */
+export const MAX_SEARCH_RESULTS = 50;
+/** Compacted rows one `history.search` op reads at most (one synchronous slice of a few ms): the room serves
+ *  live events between slices; the client asks again from `continueBefore` for the rest. */
+export const SEARCH_SLICE_ROWS = 4000;
+/** Characters of context shown around a match in a result's snippet (each side). */
+export const SEARCH_SNIPPET_CONTEXT = 60;

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { PromptBlocks } from "./blocks";
-import { MAX_HISTORY_PAGE_ROWS, MAX_ID_LENGTH, MAX_QUEUE_DEPTH } from "./limits";
+import { MAX_HISTORY_PAGE_ROWS, MAX_ID_LENGTH, MAX_QUEUE_DEPTH, MAX_SEARCH_QUERY_CHARS, MAX_SEARCH_RESULTS } from "./limits";
 
 export const Id = z.string().min(1).max(MAX_ID_LENGTH);
 
@@ -67,6 +67,18 @@ export const ClientOp = z.discriminatedUnion("op", [
   }),
   /** Older transcript rows, before the oldest the viewer holds (`historyBefore` of its snapshot / last page). Viewers may ask. */
   op("history.page", { before: z.number().int().min(1), limit: z.number().int().min(1).max(MAX_HISTORY_PAGE_ROWS) }),
+  /**
+   * Text search over the session's rows (user and agent text, tool titles and commands), newest first,
+   * before `before` (exclusive; unset: from the newest). Viewers may ask. One answer reads a bounded slice.
+   */
+  op("history.search", {
+    query: z
+      .string()
+      .max(MAX_SEARCH_QUERY_CHARS, `the search is longer than ${MAX_SEARCH_QUERY_CHARS} characters`)
+      .refine((q) => q.trim().length > 0, "the search is empty"),
+    before: z.number().int().min(1).optional(),
+    limit: z.number().int().min(1).max(MAX_SEARCH_RESULTS).optional(),
+  }),
   op("settings.set", {
     queueDepth: z.number().int().min(1).max(MAX_QUEUE_DEPTH).optional(),
     mergeQueued: z.boolean().optional(),
@@ -280,6 +292,28 @@ export type SettingsAck = z.infer<typeof SettingsAck>;
 export const HistoryPageAck = z.object({ events: z.array(SessionEvent), at: z.array(z.number()), historyBefore: z.number().nullable() });
 export type HistoryPageAck = z.infer<typeof HistoryPageAck>;
 
+/**
+ * One row that matched a search. `at`: the seq where the row began (the transcript's page boundary);
+ * `rowId`: the row's id in the fold (what to scroll to); `snippet`: plain text around the match, with
+ * `marks` the [start, end) offsets of each match in it (never HTML).
+ */
+export const SearchHit = z.object({
+  at: z.number().int(),
+  rowId: z.string(),
+  kind: z.enum(["user", "agent", "tool"]),
+  snippet: z.string(),
+  marks: z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)])),
+  /** A user row's author; a tool row's title when the match is in its command. */
+  label: z.string().optional(),
+});
+export type SearchHit = z.infer<typeof SearchHit>;
+/**
+ * Hits newest first. `continueBefore`: the search stopped at a bound (results or the rows one answer
+ * reads) — ask again with `before` set to it for older rows; null: the session's first row was reached.
+ */
+export const SearchAck = z.object({ hits: z.array(SearchHit), continueBefore: z.number().nullable(), truncated: z.boolean() });
+export type SearchAck = z.infer<typeof SearchAck>;
+
 /** The result schema of each op's ack: the room builds `AckOf<op>`, the client reads it. */
 export const AckResults = {
   "message.send": SendAck,
@@ -295,6 +329,7 @@ export const AckResults = {
   "permission.respond": PermissionAck,
   "elicitation.respond": PermissionAck,
   "history.page": HistoryPageAck,
+  "history.search": SearchAck,
   "settings.set": SettingsAck,
 } as const satisfies { [K in ClientOpName]: z.ZodType };
 export type AckOf<K extends ClientOpName> = z.infer<(typeof AckResults)[K]>;
@@ -315,6 +350,7 @@ export const AckFrame = z.discriminatedUnion("op", [
   ackFrame("permission.respond"),
   ackFrame("elicitation.respond"),
   ackFrame("history.page"),
+  ackFrame("history.search"),
   ackFrame("settings.set"),
 ]);
 /** The ack frame answering op `K`. */

@@ -32,6 +32,7 @@ import {
 } from "./directory";
 import { daemonPublicRoutes, deviceApprovalRoutes } from "./device-routes";
 import { pushRoutes } from "./push/push-routes";
+import { exportRoutes } from "./export-routes";
 import { deleteSubscriptionsOfUser } from "./push/push-directory";
 import { type Env, machineStub, roomStub } from "./env";
 import { MACHINE_ID_HEADER, VIEWER_HEADER } from "./headers";
@@ -109,6 +110,8 @@ for (const [method, path] of [
 
 // Web Push: subscriptions, choices, mutes, and Approve / Deny from a notification (worker/push).
 app.route("/api", pushRoutes);
+// The transcript as a Markdown download (any role that can see the session).
+app.route("/api", exportRoutes);
 
 app.get("/api/me", (c) => c.json({ ...c.get("user"), authMode: c.get("via"), scope: c.get("scope") }));
 

@@ -50,6 +50,7 @@ const VIEWER_BASES: Record<ClientOp["op"], Record<string, unknown>> = {
   "model.set": { modelId: "m" },
   "permission.respond": { requestId: "req", optionId: null },
   "history.page": { before: 5, limit: 40 },
+  "history.search": { query: "hello", limit: 10 },
   "settings.set": { queueDepth: 2 },
 };
 

@@ -49,8 +49,9 @@ import { lastAgentText, type PushEvent } from "../push/notify-rules";
 import { answerPermission, cancelPendingPermissions, permissionRequested, permissionWithdrawn, type RemoteAnswer, remoteAnswer } from "./permissions";
 import { cancelEntry, dropAll, editEntry, fateOutcome, moveEntry, type QueueCtx, queueBytesExceeded, queueFullReason } from "./queue-rules";
 import { historyPage, replay } from "./room-replay";
-import { agentTitleOf, firstPromptLine } from "./session-title";
+import { agentTitleOf, firstPromptLine, sessionTitleOf } from "./session-title";
 import { NEEDS_YOU_KINDS, needsYou } from "./needs-you";
+import { searchHistory } from "./room-search";
 import { currentStatus, type SessionStatusEvent, statusKey } from "./room-status";
 import { Fate, type RoomStore, type SessionMeta, type Turn } from "./room-store";
 
@@ -143,6 +144,7 @@ export class RoomCore {
   async handleOp(viewer: Viewer, op: ClientOp, reply: Replier): Promise<void> {
     // Reading older rows is for everyone; every other op acts on the session.
     if (op.op === "history.page") return reply.ack(op, historyPage(this.store, op.before, op.limit));
+    if (op.op === "history.search") return reply.ack(op, searchHistory(this.store, op.query, op));
     if (viewer.role === "viewer") return reply.error(op.rid, ErrorCode.FORBIDDEN, "viewers are read-only in this session");
     await this.recoverReservation();
     switch (op.op) {
@@ -688,7 +690,7 @@ export class RoomCore {
 
   /** What people call the session: the agent's title, else the first prompt, else the title it was created with. */
   private sessionTitle(): string {
-    return this.store.getMeta("agent_title") ?? this.store.getMeta("first_prompt") ?? this.store.session()?.title ?? "";
+    return sessionTitleOf({ agentTitle: this.store.getMeta("agent_title"), firstPrompt: this.store.getMeta("first_prompt"), created: this.store.session()?.title ?? null });
   }
   private machineOnline(): boolean {
     return this.store.getMeta("machine_online") ?? false;

@@ -20,6 +20,8 @@ export interface RoomRpc extends Rpc.DurableObjectBranded {
   /** The daemon's numbered events for this session, in order (duplicates dropped by the room). */
   onDaemonEvents(epoch: string, batch: { n: number; event: DaemonEvent }[]): Promise<void>;
   onMachineStatus(status: MachineStatus): Promise<void>;
+  /** The transcript as Markdown, streamed, with its download headers (404 when the session does not exist). */
+  exportMarkdown(): Promise<Response>;
   /** A permission answered from a notification's Approve / Deny: the card's rules (first valid answer wins). */
   answerPermission(viewer: Viewer, requestId: string, optionId: string): Promise<RemoteAnswer>;
   /**

@@ -260,6 +260,30 @@ export class RoomStore {
     return { items, more };
   }
 
+  /**
+   * One slice of a search: of the `scan` newest row items before `before`, those whose body is LIKE
+   * `like` (ESCAPE '\\'; all of them when null), newest first. `lowest`: the lowest pos the slice read
+   * (null: no row before `before`); `more`: row items exist below it.
+   */
+  searchSlice(before: number, scan: number, like: string | null): { items: Compacted[]; lowest: number | null; more: boolean } {
+    const slice = "SELECT pos, seq, key, rows, active, body FROM compacted WHERE pos < ? AND rows > 0 ORDER BY pos DESC LIMIT ?";
+    const items = (
+      like === null
+        ? this.sql.exec<ItemRow>(slice, before, scan)
+        : this.sql.exec<ItemRow>(`SELECT * FROM (${slice}) WHERE body LIKE ? ESCAPE '\\' ORDER BY pos DESC`, before, scan, like)
+    )
+      .toArray()
+      .map(itemOf);
+    const lowest = this.sql.exec<{ p: number | null }>(`SELECT MIN(pos) AS p FROM (SELECT pos FROM compacted WHERE pos < ? AND rows > 0 ORDER BY pos DESC LIMIT ?)`, before, scan).one().p;
+    const more = lowest !== null && this.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM (SELECT 1 FROM compacted WHERE pos < ? AND rows > 0 LIMIT 1)", lowest).one().c > 0;
+    return { items, lowest, more };
+  }
+
+  /** Up to `limit` compacted items after pos `after`, oldest first (an export reads the session in such steps). */
+  compactedAfter(after: number, limit: number): Compacted[] {
+    return this.sql.exec<ItemRow>("SELECT pos, seq, key, rows, active, body FROM compacted WHERE pos > ? ORDER BY pos LIMIT ?", after, limit).toArray().map(itemOf);
+  }
+
   /** The compacted item of each key that has one (e.g. `perm:<id>` of a pending request). */
   compactedByKey(keys: readonly string[]): Compacted[] {
     return keys.flatMap((key) => this.sql.exec<ItemRow>("SELECT pos, seq, key, rows, active, body FROM compacted WHERE key = ? LIMIT 1", key).toArray().map(itemOf));

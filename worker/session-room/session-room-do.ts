@@ -23,6 +23,7 @@ import { RoomCore, type RoomPort } from "./room-core";
 import type { SessionStatusEvent } from "./room-status";
 import { RoomStore, type SessionMeta } from "./room-store";
 import type { DestroyedRoom, RoomRpc } from "./room-rpc";
+import { exportMarkdown } from "./room-export";
 import { isWatching, type PushEvent } from "../push/notify-rules";
 import { deliverPush } from "../push/push-delivery";
 import { pushEnabled } from "../push/push-sender";
@@ -31,8 +32,8 @@ import { type Attachment, CLOSE_ACCESS_CHANGED, CLOSE_POLICY, CLOSE_PROTOCOL_ERR
 
 export class SessionRoom extends DurableObject<Env> implements RoomRpc {
   private readonly core: RoomCore;
-  private readonly gates = new WeakMap<WebSocket, FrameGate>();
   private readonly store: RoomStore;
+  private readonly gates = new WeakMap<WebSocket, FrameGate>();
   /** Set by destroy(): the storage is gone, nothing may touch it (a new instance finds no session). */
   private destroyed = false;
 
@@ -90,6 +91,12 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
   async answerPermission(viewer: Viewer, requestId: string, optionId: string): Promise<RemoteAnswer> {
     if (this.gone()) return { ok: false, error: "NOT_FOUND", message: "no such session" };
     return this.core.answerPermissionRemotely(viewer, requestId, optionId);
+  }
+
+  /** The transcript as a Markdown download (streamed; the Worker checked that the caller may see the session). */
+  async exportMarkdown(): Promise<Response> {
+    if (this.gone()) return new Response("no such session", { status: 404 });
+    return exportMarkdown(this.store, Date.now()) ?? new Response("no such session", { status: 404 });
   }
 
   override async fetch(request: Request): Promise<Response> {

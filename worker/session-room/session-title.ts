@@ -25,3 +25,8 @@ export function agentTitleOf(update: unknown): string | null {
   const line = parsed.data.title.replace(/\s+/g, " ").trim();
   return line ? line.slice(0, TITLE_MAX_CHARS) : null;
 }
+
+/** What people call the session: the agent's title, else the first prompt, else the title it was created with. */
+export function sessionTitleOf(t: { agentTitle: string | null; firstPrompt: string | null; created: string | null }): string {
+  return t.agentTitle ?? t.firstPrompt ?? t.created ?? "";
+}

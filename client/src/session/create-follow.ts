@@ -46,6 +46,10 @@ export function createFollow(scroller: () => HTMLElement | undefined, content: (
   });
   return {
     following,
+    /** The page is about to show something above (a search result): stop keeping the bottom. */
+    release() {
+      setFollowing(false);
+    },
     jump() {
       setFollowing(true);
       const el = scroller();

@@ -5,7 +5,7 @@
 import { onCleanup } from "solid-js";
 import { createStore } from "solid-js/store";
 import { clearDropped, initialSessionState, prependPage } from "../../../shared/fold";
-import { HISTORY_PAGE_ROWS } from "../../../shared/limits";
+import { HISTORY_PAGE_ROWS, MAX_HISTORY_PAGE_ROWS } from "../../../shared/limits";
 import type { QueueEntry } from "../../../shared/viewer-protocol";
 import { ackOf, type OpReply } from "../connection/op-client";
 import type { SendOp } from "../connection/outbox";
@@ -64,6 +64,37 @@ export function createSessionStore(sessionId: string, hooks: { onOrphanReply?: (
           setState("loadingOlder", false);
         });
       return loading;
+    },
+    /**
+     * Pages older rows in (`history.page`, the largest pages allowed) until the row that began at seq `at`
+     * (id `rowId`, a search hit) is held; resolves true once it is, false when it cannot be (gone, failed).
+     * Rows keep their ids (named by the seq where they began), so what is on screen does not change.
+     */
+    async revealRow(at: number, rowId: string): Promise<boolean> {
+      for (;;) {
+        if (folded.current.rowIndex[rowId] !== undefined) return true;
+        const before = folded.current.historyBefore;
+        if (before === null || before <= at) return folded.current.rowIndex[rowId] !== undefined;
+        if (loading) {
+          await loading;
+          continue;
+        }
+        let got = false;
+        setState("loadingOlder", true);
+        loading = socket
+          .request({ op: "history.page", before, limit: MAX_HISTORY_PAGE_ROWS })
+          .then((reply) => {
+            const page = ackOf(reply, "history.page");
+            if (page) folded.update((s) => prependPage(s, before, page));
+            got = !!page;
+          })
+          .finally(() => {
+            loading = null;
+            setState("loadingOlder", false);
+          });
+        await loading;
+        if (!got) return false;
+      }
     },
     takeDropped(): QueueEntry[] {
       const dropped = folded.current.dropped;

@@ -11,6 +11,7 @@ import { toast } from "../lib/toasts";
 import { createDraft } from "../session/create-draft";
 import { createFollow } from "../session/create-follow";
 import { createSessionStore } from "../session/create-session-store";
+import { ackOf } from "../connection/op-client";
 import { errorText, makeSessionActions } from "../session/session-actions";
 import { createTabAttention } from "../push/create-tab-attention";
 import { attentionTitle } from "../push/tab-attention";
@@ -18,6 +19,7 @@ import { DroppedOffer } from "./DroppedOffer";
 import { MembersPanel } from "./MembersPanel";
 import { QueueChips } from "./QueueChips";
 import { Sender } from "./Sender";
+import { SessionSearch } from "./SessionSearch";
 import { SessionSettings } from "./SessionSettings";
 import { ConnectionBadge, SessionStatusBadge } from "./StatusBadges";
 import { Toasts } from "./Toasts";
@@ -44,7 +46,7 @@ function Session(props: { id: string }) {
   const [draft, setDraft] = createDraft(props.id);
   let focusComposer = () => {};
   const navigate = useNavigate();
-  const { state, socket, takeDropped, loadOlder } = createSessionStore(props.id, {
+  const { state, socket, takeDropped, loadOlder, revealRow } = createSessionStore(props.id, {
     // The owner deleted the session (the room closed with CLOSE_SESSION_DELETED): say so, back to the list.
     onDeleted: () => {
       toast("This session was deleted", "error");
@@ -95,6 +97,19 @@ function Session(props: { id: string }) {
   };
   const requeue = () => actions.requeue(takeDropped());
 
+  // Search (issue 26): the room answers in bounded slices; a chosen hit pages its row in, then shows it.
+  const search = async (query: string, before: number | undefined) => {
+    const reply = await socket.request({ op: "history.search", query, ...(before ? { before } : {}) });
+    return ackOf(reply, "history.search") ?? { error: reply.type === "error" ? errorText(reply) : "The search did not answer. Try again." };
+  };
+  const [revealed, setRevealed] = createSignal<{ rowId: string; n: number } | null>(null);
+  const reveal = async (hit: { at: number; rowId: string }) => {
+    if (!(await revealRow(hit.at, hit.rowId))) return false;
+    follow.release();
+    setRevealed((r) => ({ rowId: hit.rowId, n: (r?.n ?? 0) + 1 }));
+    return true;
+  };
+
   const title = () => state.title ?? session()?.title ?? "Session";
   // While the tab is hidden: a count of what would have notified (turn ended, permission waiting).
   const attention = createTabAttention(() => ({ ready: state.ready, turnActive: state.turnActive, rows: state.rows }));
@@ -141,6 +156,7 @@ function Session(props: { id: string }) {
               {Math.round((state.usage!.used / state.usage!.size) * 100)}% ctx
             </span>
           </Show>
+          <SessionSearch sessionId={props.id} ask={search} reveal={reveal} />
           <Show when={state.viewer}>{(v) => <MembersPanel sessionId={props.id} role={v().role} selfId={v().id} />}</Show>
           <Show when={state.viewer}>
             <SessionSettings
@@ -189,6 +205,7 @@ function Session(props: { id: string }) {
             hasOlder={state.ready || state.rows.length > 0 ? state.historyBefore !== null : undefined}
             loadingOlder={state.loadingOlder}
             onLoadOlder={loadOlder}
+            reveal={revealed()}
             empty={needsLogin() ? "The agent could not start: it needs a login first (below)." : undefined}
             onPermission={(requestId, optionId) => void actions.respond(requestId, optionId)}
             onElicitation={async (requestId, action, content) => {

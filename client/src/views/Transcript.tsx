@@ -31,6 +31,11 @@ type Props = {
   loadingOlder?: boolean;
   /** Asks the server for the page of rows before the oldest loaded; resolves once they are in `rows` (or it failed). */
   onLoadOlder?: () => Promise<unknown>;
+  /**
+   * A row to bring into view (a search result, already in `rows`): mounted with the rows after it,
+   * scrolled to the middle, highlighted briefly and focused. `n` tells two requests for one row apart.
+   */
+  reveal?: { rowId: string; n: number } | null;
 };
 
 /**
@@ -49,6 +54,10 @@ export const EARLIER_PAGE_ROWS = 40;
 export const LANDING_STEP_ROWS = 12;
 /** How far above the viewport the top of the rows may be before the previous page mounts (or is fetched). */
 const EARLIER_MARGIN_PX = 400;
+/** Rows mounted above a revealed row: context to read it in (and room to scroll it to the middle). */
+const REVEAL_CONTEXT_ROWS = 4;
+/** How long a revealed row stays highlighted: long enough to find it on screen, short enough not to linger. */
+const REVEAL_HIGHLIGHT_MS = 2500;
 
 /** Rows were put above the ones held (an older page), not appended: `prev` is the list before. */
 export function prependedRows(prev: { first?: string; last?: string; length: number }, next: readonly { id: string }[]): number {
@@ -164,8 +173,33 @@ export function Transcript(props: Props) {
     io.observe(sentinel);
     onCleanup(() => io.disconnect());
   });
+  let root: HTMLDivElement | undefined;
+  createEffect(
+    on(
+      () => props.reveal,
+      (r) => {
+        if (!r) return;
+        const index = untrack(() => props.rows.findIndex((row) => row.id === r.rowId));
+        if (index < 0) return;
+        const need = props.rows.length - index + REVEAL_CONTEXT_ROWS;
+        if (untrack(shown) < need) setShown(need);
+        // The row mounts with this update; find it once the DOM has it.
+        queueMicrotask(() => {
+          const slot = root?.querySelector(`[data-row-id="${CSS.escape(r.rowId)}"]`);
+          const el = slot?.firstElementChild;
+          if (!(el instanceof HTMLElement)) return;
+          el.scrollIntoView({ block: "center" });
+          el.classList.add("row-found");
+          el.tabIndex = -1;
+          el.focus({ preventScroll: true });
+          setTimeout(() => el.classList.remove("row-found"), REVEAL_HIGHLIGHT_MS);
+        });
+      },
+      { defer: true },
+    ),
+  );
   return (
-    <div class="transcript" data-testid="transcript" role="log" aria-live="polite" aria-relevant="additions" aria-busy={landingCap() !== null}>
+    <div ref={root} class="transcript" data-testid="transcript" role="log" aria-live="polite" aria-relevant="additions" aria-busy={landingCap() !== null}>
       <div ref={sentinel} class="transcript-earlier">
         <Switch>
           <Match when={start() > 0}>
@@ -206,6 +240,7 @@ export function Transcript(props: Props) {
       </Show>
       <For each={visible()}>
         {(row) => (
+          <div class="row-slot" data-row-id={row.id}>
           <Switch>
             <Match when={row.kind === "user" && row}>{(r) => <UserMessage row={r()} mine={!!props.viewerId && r().author.id === props.viewerId} />}</Match>
             <Match when={row.kind === "agent" && row}>{(r) => <AgentMessage row={r()} />}</Match>
@@ -220,6 +255,7 @@ export function Transcript(props: Props) {
             <Match when={row.kind === "notice" && row}>{(r) => <NoticeRowView level={r().level} text={r().text} />}</Match>
             <Match when={row.kind === "turn_end" && row}>{(r) => <TurnEnd stopReason={r().stopReason} />}</Match>
           </Switch>
+          </div>
         )}
       </For>
       <Show when={showWorking()}>
