@@ -8,7 +8,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { MAX_VIEWER_FRAME_BYTES } from "../../shared/limits";
 import type { DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
-import { ErrorCode, type Viewer } from "../../shared/viewer-protocol";
+import { ErrorCode, type SessionEvent, type Viewer } from "../../shared/viewer-protocol";
+import type { RoomStart } from "./room-start";
 import { setSessionActivity, setSessionTitle, setSessionStatus } from "../directory";
 import { type Env, machineStub } from "../env";
 import { VIEWER_HEADER } from "../headers";
@@ -49,8 +50,12 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
   // ================================================================ RPC from the Worker
 
   /** Creates the session (idempotent) and asks the machine to open it. */
-  async init(meta: SessionMeta): Promise<void> {
-    await this.core.init(meta);
+  async init(meta: SessionMeta, start?: RoomStart): Promise<void> {
+    await this.core.init(meta, start);
+  }
+
+  async forkSource(maxBytes: number): Promise<{ events: SessionEvent[]; truncated: boolean; agentSessionId: string | null }> {
+    return this.core.forkSource(maxBytes);
   }
 
   async info(): Promise<{ exists: boolean; status: SessionStatusEvent; queueLength: number; headSeq: number }> {
