@@ -79,6 +79,11 @@ export const AskReplyFrame = z.object({
 });
 export type AskReplyFrame = z.infer<typeof AskReplyFrame>;
 
+/** An outcome that crossed an RPC boundary untyped, checked again for `kind` (the Worker's side of Machine.ask). */
+export function outcomeOf<K extends AskKind>(kind: K, o: { ok: boolean; result?: unknown; code?: string; message?: string }): AskOutcome<K> {
+  return readReply(kind, { type: "reply", id: "rpc", ok: o.ok, result: o.result, code: o.code, message: o.message });
+}
+
 /** The outcome a reply carries for an ask of `kind`: a result that does not fit its schema is BAD_REPLY. */
 export function readReply<K extends AskKind>(kind: K, reply: AskReplyFrame): AskOutcome<K> {
   if (!reply.ok) return { ok: false, code: reply.code ?? AskErrorCode.AGENT_FAILED, message: reply.message ?? "the daemon could not answer" };

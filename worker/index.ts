@@ -33,6 +33,7 @@ import {
 } from "./directory";
 import { daemonPublicRoutes, deviceApprovalRoutes } from "./device-routes";
 import { pushRoutes } from "./push/push-routes";
+import { agentSessionRoutes } from "./agent-session-routes";
 import { deleteSubscriptionsOfUser } from "./push/push-directory";
 import { type Env, machineStub, roomStub } from "./env";
 import { MACHINE_ID_HEADER, VIEWER_HEADER } from "./headers";
@@ -106,6 +107,9 @@ for (const [method, path] of [
 
 // Web Push: subscriptions, choices, mutes, and Approve / Deny from a notification (worker/push).
 app.route("/api", pushRoutes);
+
+// Issue 26: the agent's own sessions — list, import, fork (worker/agent-session-routes.ts).
+app.route("/api", agentSessionRoutes);
 
 app.get("/api/me", (c) => c.json({ ...c.get("user"), authMode: c.get("via"), scope: c.get("scope") }));
 

@@ -32,11 +32,11 @@ import { setMachineHello, setMachineOnline } from "../directory";
 import { type Env, roomStub } from "../env";
 import { MACHINE_ID_HEADER } from "../headers";
 import type { DispatchOptions, DispatchResult, MachineStatus } from "./dispatch-result";
-import type { MachineRpc } from "./machine-rpc";
+import type { AskWireOutcome, MachineRpc } from "./machine-rpc";
 import { afterRoomError, budgetRefusal, intake, makeTunnelGate, splitBySession, type TunnelGate, TunnelIntake } from "./machine-rules";
 import { MachineStore } from "./machine-store";
 import { AskTable } from "./machine-asks";
-import { AskErrorCode, type AskKind, type AskOutcome, type AskRequest } from "../../shared/tunnel-ask";
+import { AskErrorCode, type AskRequest } from "../../shared/tunnel-ask";
 
 const TUNNEL_TAG = "tunnel";
 const CLOSE_REPLACED = 4000;
@@ -331,11 +331,11 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
    * MACHINE_OFFLINE at once; no answer within `timeoutMs` → ASK_TIMEOUT. The one bounded wait in a DO: it lives
    * inside this RPC call (the Machine is busy answering it, never idle), so hibernation is not held up.
    */
-  async ask<K extends AskKind>(request: Extract<AskRequest, { kind: K }>, timeoutMs: number): Promise<AskOutcome<K>> {
+  async ask(request: AskRequest, timeoutMs: number): Promise<AskWireOutcome> {
     const ws = this.tunnel();
     if (!ws) return { ok: false, code: AskErrorCode.MACHINE_OFFLINE, message: "the machine is offline" };
     const id = crypto.randomUUID();
-    const answer = this.asks.add(id, request.kind as K);
+    const answer = this.asks.add(id, request.kind);
     this.send(ws, { type: "ask", id, request });
     const wait = new AbortController();
     scheduler.wait(timeoutMs, { signal: wait.signal }).then(
@@ -344,7 +344,8 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
     );
     const outcome = await answer;
     wait.abort();
-    return outcome;
+    // As JSON: the caller checks it again for its kind (outcomeOf), nothing typed rides the RPC.
+    return outcome.ok ? { ok: true, result: JSON.stringify(outcome.result) } : outcome;
   }
 
   async status(): Promise<{ online: boolean; activeCount: number; budget: number; pendingDown: number; lastSeenUp: number }> {

@@ -1,7 +1,10 @@
 /** What the Worker and the SessionRooms call on a Machine (its DO RPC surface), declared apart from the DO. */
 import type { MachineCommand } from "../../shared/tunnel-protocol";
-import type { AskKind, AskOutcome, AskRequest } from "../../shared/tunnel-ask";
+import type { AskRequest } from "../../shared/tunnel-ask";
 import type { DispatchOptions, DispatchResult } from "./dispatch-result";
+
+/** An ask's outcome as it crosses the RPC (the caller checks `result` again with `outcomeOf`). */
+export type AskWireOutcome = { ok: true; result: string } | { ok: false; code: string; message: string };
 
 export interface MachineRpc extends Rpc.DurableObjectBranded {
   /** The daemon's tunnel upgrade (the Worker checked the machine token). */
@@ -9,7 +12,7 @@ export interface MachineRpc extends Rpc.DurableObjectBranded {
   /** A room's command for the daemon: budget check, numbered, sent now or kept until the daemon is back. */
   dispatch(sessionId: string, command: MachineCommand, opts: DispatchOptions): Promise<DispatchResult>;
   /** A question the daemon answers now (shared/tunnel-ask.ts): offline → MACHINE_OFFLINE at once, no answer → ASK_TIMEOUT. */
-  ask<K extends AskKind>(request: Extract<AskRequest, { kind: K }>, timeoutMs: number): Promise<AskOutcome<K>>;
+  ask(request: AskRequest, timeoutMs: number): Promise<AskWireOutcome>;
   status(): Promise<{ online: boolean; activeCount: number; budget: number; pendingDown: number; lastSeenUp: number }>;
   setBudget(budget: number): Promise<void>;
   /** Token revoked: close the tunnel now. */

@@ -51,7 +51,7 @@ import { cancelEntry, dropAll, editEntry, fateOutcome, moveEntry, type QueueCtx,
 import { historyPage, replay } from "./room-replay";
 import { agentTitleOf, firstPromptLine } from "./session-title";
 import { currentStatus, type SessionStatusEvent, statusKey } from "./room-status";
-import { forkableEvents, IMPORTED_AUTHOR, readyNotice, type RoomStart, RoomStartKind } from "./room-start";
+import { forkableEvents, IMPORTED_AUTHOR, readSeed, readyNotice, type RoomStart, RoomStartKind } from "./room-start";
 import { Fate, type RoomStore, type SessionMeta, type Turn } from "./room-store";
 
 /** Effects of the room on the world: viewers, the Machine, the directory, the clock. */
@@ -123,16 +123,18 @@ export class RoomCore {
     if (start) {
       this.store.setMeta("resume_from", start.agentSessionId);
       this.store.setMeta("start_kind", start.kind);
+      const seed = readSeed(start.seedJson);
       this.store.beginRun(); // the copied rows: one log row, written in this step
-      for (const event of start.seed ?? []) this.emit(event);
+      for (const event of seed ?? [{ kind: "notice", level: "warn", text: "The original session's rows could not be copied." }] satisfies SessionEvent[]) this.emit(event);
       this.store.endRun();
     }
     await this.openAgentSession();
   }
 
   /** Issue 26: this room's transcript for a fork (room-start.ts `forkableEvents`); the room is not changed. */
-  forkSource(maxBytes: number): { events: SessionEvent[]; truncated: boolean; agentSessionId: string | null } {
-    return { ...forkableEvents(this.store.allEvents(), maxBytes), agentSessionId: this.store.getMeta("agent_session_id") ?? this.store.getMeta("resume_from") };
+  forkSource(maxBytes: number): { eventsJson: string; truncated: boolean; agentSessionId: string | null } {
+    const { events, truncated } = forkableEvents(this.store.allEvents(), maxBytes);
+    return { eventsJson: JSON.stringify(events), truncated, agentSessionId: this.store.getMeta("agent_session_id") ?? this.store.getMeta("resume_from") };
   }
 
   info(): { exists: boolean; status: SessionStatusEvent; queueLength: number; headSeq: number } {

@@ -6,7 +6,6 @@ import type { RemoteAnswer } from "./permissions";
 import type { SessionStatusEvent } from "./room-status";
 import type { SessionMeta } from "./room-store";
 import type { RoomStart } from "./room-start";
-import type { SessionEvent } from "../../shared/viewer-protocol";
 
 export interface RoomRpc extends Rpc.DurableObjectBranded {
   /** The viewer socket upgrade (the Worker checked identity, membership and Origin). */
@@ -14,7 +13,7 @@ export interface RoomRpc extends Rpc.DurableObjectBranded {
   /** Creates the session (idempotent) and asks the machine to open it. */
   init(meta: SessionMeta, start?: RoomStart): Promise<void>;
   /** Issue 26: the transcript a fork starts with (bounded); this room is not changed. */
-  forkSource(maxBytes: number): Promise<{ events: SessionEvent[]; truncated: boolean; agentSessionId: string | null }>;
+  forkSource(maxBytes: number): Promise<{ eventsJson: string; truncated: boolean; agentSessionId: string | null }>;
   info(): Promise<{ exists: boolean; status: SessionStatusEvent; queueLength: number; headSeq: number }>;
   /** Closes the user's sockets so they reconnect with their new role; returns how many. */
   viewerAccessChanged(userId: string): Promise<number>;

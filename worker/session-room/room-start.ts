@@ -3,14 +3,26 @@
  * past session (its history relayed once by the daemon), or a fork (the original room's rows copied here, the
  * agent forked on its side). The rules are here; room-core.ts applies them at init and at session.ready.
  */
-import type { Author, SessionEvent } from "../../shared/viewer-protocol";
+import { z } from "zod";
+import { type Author, SessionEvent } from "../../shared/viewer-protocol";
 import type { StoredEvent } from "./room-store";
 
 export const RoomStartKind = { import: "import", fork: "fork" } as const;
 export type RoomStartKind = (typeof RoomStartKind)[keyof typeof RoomStartKind];
 
-/** `seed`: the rows a fork starts with (from `forkableEvents`). */
-export type RoomStart = { kind: RoomStartKind; agentSessionId: string; seed?: SessionEvent[] };
+/** `seedJson`: the rows a fork starts with (`forkableEvents` of the original, as JSON: parsed again by the new room). */
+export type RoomStart = { kind: RoomStartKind; agentSessionId: string; seedJson?: string };
+
+/** A fork's copied rows, checked like anything that crossed a boundary; unreadable → none (and the caller says so). */
+export function readSeed(json: string | undefined): SessionEvent[] | null {
+  if (json === undefined) return [];
+  try {
+    const parsed = z.array(SessionEvent).safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Who the user rows of an imported history are from: the agent session's user, labelled as such. */
 export const IMPORTED_AUTHOR: Author = { id: "agent-history", name: "imported" };

@@ -8,7 +8,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { MAX_VIEWER_FRAME_BYTES } from "../../shared/limits";
 import type { DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
-import { ErrorCode, type SessionEvent, type Viewer } from "../../shared/viewer-protocol";
+import { ErrorCode, type Viewer } from "../../shared/viewer-protocol";
 import type { RoomStart } from "./room-start";
 import { setSessionActivity, setSessionTitle, setSessionStatus } from "../directory";
 import { type Env, machineStub } from "../env";
@@ -54,7 +54,7 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
     await this.core.init(meta, start);
   }
 
-  async forkSource(maxBytes: number): Promise<{ events: SessionEvent[]; truncated: boolean; agentSessionId: string | null }> {
+  async forkSource(maxBytes: number): Promise<{ eventsJson: string; truncated: boolean; agentSessionId: string | null }> {
     return this.core.forkSource(maxBytes);
   }
 
