@@ -18,9 +18,4 @@ export type ImportSessionBody = z.infer<typeof ImportSessionBody>;
 /** POST /api/sessions/:id/fork (no body): a new session with the original's rows, bound to the agent's fork. */
 export const ForkAnswer = z.object({ session: z.object({ id: z.string() }).passthrough(), truncated: z.boolean() });
 export type ForkAnswer = z.infer<typeof ForkAnswer>;
-
-/** The paths, for the client. */
-export const agentSessionsPath = (machineId: string, agentId: string, cwd: string, cursor?: string | null) =>
-  `/api/machines/${encodeURIComponent(machineId)}/agents/${encodeURIComponent(agentId)}/sessions?${new URLSearchParams({ cwd, ...(cursor ? { cursor } : {}) })}`;
-export const IMPORT_PATH = "/api/sessions/import";
-export const forkPath = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}/fork`;
+export { agentSessionsPath, forkPath, IMPORT_PATH } from "./agent-sessions-paths";
