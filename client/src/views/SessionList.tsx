@@ -10,6 +10,7 @@ import { toast } from "../lib/toasts";
 import "../home.css";
 import "../team.css";
 import { UserMenu } from "./UserMenu";
+import { PastSessions } from "./PastSessions";
 import { useMe } from "../lib/auth";
 import { statusLabel, timeAgo } from "../lib/format";
 import { createBody, pickAgent, pickCwd, pickMachine, sessionHeading, shortPath, sortSessions } from "../session/new-session-logic";
@@ -140,6 +141,7 @@ export function SessionList() {
             </datalist>
           </label>
         </div>
+        <PastSessions machine={machine()} agent={machine()?.agents.find((a) => a.id === agent())} cwd={cwd()} />
         <div class="form-foot">
           <span class="hint">
             <Show when={"reason" in plan() && machines()} fallback={machine() ? `Runs on ${machine()!.name}` : ""}>
