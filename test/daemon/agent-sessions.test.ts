@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createAskHandler } from "../../daemon/src/agent-asks";
 import { silentLogger } from "../../daemon/src/log";
 import type { AskAnswer } from "../../daemon/src/tunnel-client";
-import { AskResults } from "../../shared/tunnel-ask";
+import { type AskKind, type AskOutcome, outcomeOf } from "../../shared/tunnel-ask";
 import { agentText, demoAgent, FAST_DEMO_ENV, type HostFixture, makeHostFixture } from "./host-harness";
 
 let f: HostFixture | null = null;
@@ -18,11 +18,10 @@ afterEach(async () => {
 
 function asker(fx: HostFixture, env: Record<string, string> = {}) {
   const ask = createAskHandler({ agents: [demoAgent({ ...FAST_DEMO_ENV, DEMO_STATE_DIR: fx.stateDir, ...env })], roots: [fx.root], log: silentLogger });
-  return async <K extends keyof typeof AskResults>(request: { kind: K } & Record<string, unknown>) => {
+  // What the Machine will check: the answer fits the kind's schema (BAD_REPLY otherwise).
+  return async <K extends AskKind>(request: { kind: K } & Record<string, unknown>): Promise<AskOutcome<K>> => {
     const a: AskAnswer = await ask(request);
-    if (!a.ok) return a;
-    // What the Machine will check: the answer fits the kind's schema.
-    return { ok: true as const, result: AskResults[request.kind].parse(a.result) };
+    return outcomeOf(request.kind, a);
   };
 }
 
