@@ -65,3 +65,11 @@ export const MAX_SEARCH_RESULTS = 50;
 export const SEARCH_SLICE_ROWS = 4000;
 /** Characters of context shown around a match in a result's snippet (each side). */
 export const SEARCH_SNIPPET_CONTEXT = 60;
+/** Largest `reply` frame on the tunnel (an ask's answer): a page of session titles, not a transcript. */
+export const MAX_ASK_REPLY_BYTES = 256 * 1024;
+/** Sessions in one page of an agent's `session/list` relayed to the browser (the rest: the cursor). */
+export const MAX_LISTED_AGENT_SESSIONS = 100;
+/** How long the Worker waits for a daemon's answer to a list / delete (a short-lived agent process starts first). */
+export const ASK_TIMEOUT_MS = 30_000;
+/** A fork's copy of the original room's rows (the new room starts with them): bounded like a few history pages. */
+export const MAX_FORK_COPY_BYTES = 4 * 1024 * 1024;

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { PromptBlocks } from "./blocks";
 import { MAX_BATCH_EVENTS } from "./limits";
+import { AskFrame, AskReplyFrame } from "./tunnel-ask";
 import { AcpUpdate, AuthMethod, ConfigState, ElicitationAction, ElicitationContent, Id, PermissionOption } from "./viewer-protocol";
 
 export const AgentCapabilities = z.object({
@@ -17,6 +18,14 @@ export const AgentCapabilities = z.object({
   configOptions: z.boolean(),
   steering: z.boolean(),
   images: z.boolean(),
+  /**
+   * The agent's own sessions (`initialize` → `agentCapabilities.sessionCapabilities`): `session/list`,
+   * `session/fork`, `session/delete`, `session/close`. Optional: daemons before these were learnt omit them (= false).
+   */
+  list: z.boolean().optional(),
+  fork: z.boolean().optional(),
+  delete: z.boolean().optional(),
+  close: z.boolean().optional(),
 });
 export type AgentCapabilities = z.infer<typeof AgentCapabilities>;
 
@@ -79,6 +88,8 @@ export const DaemonEvent = z.discriminatedUnion("t", [
     outcome: z.enum(["injected", "startedNewTurn", "promptRequired", "failed", "indeterminate"]),
   }),
   z.object({ t: z.literal("command.failed"), sessionId: Id, command: z.string(), message: z.string() }),
+  /** An import's replayed user message (its `user_message_chunk`s grouped): the room logs it as a `user_message`. */
+  z.object({ t: z.literal("history.user"), sessionId: Id, blocks: PromptBlocks }),
 ]);
 export type DaemonEvent = z.infer<typeof DaemonEvent>;
 
@@ -93,6 +104,12 @@ export const MachineCommand = z.discriminatedUnion("t", [
     agentSessionId: z.string().nullish(),
     /** With a reopen: the settings to re-apply after `session/load`. */
     restore: SessionSettings.nullish(),
+    /**
+     * What becomes of the history the agent replays on `session/load`: "drop" (a reattach after a restart:
+     * the room has it; the default) or "relay" (an import: relayed once as ordinary events, user messages as
+     * `history.user`; an id the agent refuses fails the open instead of starting fresh).
+     */
+    history: z.enum(["drop", "relay"]).optional(),
   }),
   z.object({ t: z.literal("prompt"), sessionId: Id, turnId: Id, messageId: Id, blocks: PromptBlocks }),
   z.object({ t: z.literal("cancel"), sessionId: Id }),
@@ -150,6 +167,8 @@ export const DaemonFrame = z.discriminatedUnion("type", [
    * state, idempotent; the next hello carries it too).
    */
   z.object({ type: z.literal("agents"), agents: z.array(AgentInfo) }),
+  /** The answer to an `ask` (not numbered; see shared/tunnel-ask.ts). */
+  AskReplyFrame,
 ]);
 export type DaemonFrame = z.infer<typeof DaemonFrame>;
 
@@ -159,6 +178,8 @@ export const MachineFrame = z.discriminatedUnion("type", [
   z.object({ type: z.literal("command"), n: z.number().int().min(1), command: MachineCommand }),
   z.object({ type: z.literal("ack"), n: z.number().int().min(0) }),
   z.object({ type: z.literal("error"), code: z.string(), message: z.string() }),
+  /** A question that needs an answer now (not numbered; see shared/tunnel-ask.ts). */
+  AskFrame,
 ]);
 export type MachineFrame = z.infer<typeof MachineFrame>;
 

@@ -33,6 +33,7 @@ import {
 import { daemonPublicRoutes, deviceApprovalRoutes } from "./device-routes";
 import { pushRoutes } from "./push/push-routes";
 import { exportRoutes } from "./export-routes";
+import { agentSessionRoutes } from "./agent-session-routes";
 import { deleteSubscriptionsOfUser } from "./push/push-directory";
 import { type Env, machineStub, roomStub } from "./env";
 import { MACHINE_ID_HEADER, VIEWER_HEADER } from "./headers";
@@ -112,6 +113,9 @@ for (const [method, path] of [
 app.route("/api", pushRoutes);
 // The transcript as a Markdown download (any role that can see the session).
 app.route("/api", exportRoutes);
+
+// Issue 26: the agent's own sessions — list, import, fork (worker/agent-session-routes.ts).
+app.route("/api", agentSessionRoutes);
 
 app.get("/api/me", (c) => c.json({ ...c.get("user"), authMode: c.get("via"), scope: c.get("scope") }));
 

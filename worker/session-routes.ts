@@ -20,6 +20,7 @@ import type { User } from "./directory";
 import { type Env, feedStub, roomStub } from "./env";
 import { publish, publishSession } from "./session-feed/feed-publish";
 import type { DestroyedRoom } from "./session-room/room-rpc";
+import { deleteAgentSession } from "./agent-session-routes";
 import {
   archiveMany,
   BadCursor,
@@ -120,17 +121,18 @@ sessionRoutes.delete("/:id", async (c) => {
   if (!canDelete(item.role)) return apiError(c, 403, "FORBIDDEN", "only the session owner can delete it");
   const members = await memberIds(c.env.DB, item.id);
   const room = await roomStub(c.env, item.id).destroy();
-  const agent = await deleteAgentSession(c.env, room, parsed.data.deleteAgentSession);
+  const agent = await deleteOnAgent(c.env, room, item.cwd, parsed.data.deleteAgentSession);
   await deleteSessionRows(c.env.DB, item.id);
   c.executionCtx.waitUntil(publish(c.env, [{ kind: "remove", sessionId: item.id, userIds: members, reason: "deleted" }]));
   return c.json({ ok: true, agentSessionDeleted: agent.deleted, ...(agent.message ? { agentMessage: agent.message } : {}) } satisfies DeleteSessionResult);
 });
 
 /**
- * SEAM (issue 26, agent-side delete): where the agent's own session is deleted through the daemon when the
- * agent advertises `session/delete` and the owner ticked the box. The tunnel request / reply is built
- * elsewhere (the `import` work); until it is wired here the answer is "not asked" (null).
+ * The agent's own session, deleted through the daemon (`session/delete`) when the owner ticked the box: null
+ * when not asked (or the room never had an agent session); false with the reason when the agent could not.
  */
-async function deleteAgentSession(_env: Env, _room: DestroyedRoom | null, _wanted: boolean): Promise<{ deleted: boolean | null; message?: string }> {
-  return { deleted: null };
+async function deleteOnAgent(env: Env, room: DestroyedRoom | null, cwd: string, wanted: boolean): Promise<{ deleted: boolean | null; message?: string }> {
+  if (!wanted || !room) return { deleted: null };
+  if (!room.agentSessionId) return { deleted: false, message: "the agent had not started a session yet: nothing to delete on the machine" };
+  return deleteAgentSession(env, { machineId: room.machineId, agentId: room.agentId, agentSessionId: room.agentSessionId, cwd });
 }

@@ -20,7 +20,7 @@ import {
   type DemoConfigValues,
   type DemoSettings,
 } from "./demo-settings";
-import { appendHistory, loadSession, saveSession, type StoredSession } from "./demo-store";
+import { appendHistory, deleteStoredSession, listStoredSessions, loadSession, saveSession, type StoredSession } from "./demo-store";
 import { DemoTurn } from "./demo-turn";
 
 export const DEMO_AGENT_VERSION = "0.1.0";
@@ -33,6 +33,11 @@ type DemoSession = StoredSession & { turn: DemoTurn | null };
 
 const SteeringParams = z.object({ sessionId: z.string(), prompt: z.array(z.object({ type: z.string() }).passthrough()) });
 const SetModelParams = z.object({ sessionId: z.string(), modelId: z.string() });
+/** ACP `session/fork` (unstable in the SDK's stable export, so registered like an extension method). */
+export const FORK_METHOD = "session/fork";
+const ForkParams = z.object({ sessionId: z.string(), cwd: z.string() }).passthrough();
+/** The demo's `session/list` cursor: an offset into the cwd's sessions, most recent first. */
+const CURSOR_PREFIX = "demo-offset:";
 
 function promptText(blocks: readonly { type: string; text?: unknown }[]): string {
   return blocks
@@ -87,6 +92,8 @@ export function buildDemoAgent(settings: DemoSettings): acp.AgentApp {
         authMethods: settings.authRequired ? [DEMO_AUTH_METHOD] : [],
         agentCapabilities: {
           loadSession: settings.loadSession,
+          // Its own sessions, on disk (demo-store.ts): listed with a cursor, forked, deleted.
+          sessionCapabilities: { list: {}, fork: {}, ...(settings.noDelete ? {} : { delete: {} }) },
           promptCapabilities: { image: true, audio: false, embeddedContext: false },
           mcpCapabilities: { http: false, sse: false },
           _meta: settings.steeringAt === "capabilities" ? steering : {},
@@ -122,6 +129,23 @@ export function buildDemoAgent(settings: DemoSettings): acp.AgentApp {
       for (const update of s.history) await client.notify(acp.methods.client.session.update, { sessionId: s.sessionId, update });
       announceCommands(client, s.sessionId);
       return sessionConfig(s);
+    })
+    .onRequest(acp.methods.agent.session.list, ({ params }) => {
+      const all = listStoredSessions(settings.stateDir, params.cwd ?? "");
+      const from = params.cursor ? Number.parseInt(params.cursor.startsWith(CURSOR_PREFIX) ? params.cursor.slice(CURSOR_PREFIX.length) : "", 10) : 0;
+      if (!(Number.isInteger(from) && from >= 0)) throw acp.RequestError.invalidParams({ cursor: params.cursor }, "unknown cursor");
+      const page = all.slice(from, from + settings.listPageSize);
+      const next = from + page.length < all.length ? `${CURSOR_PREFIX}${from + page.length}` : null;
+      return {
+        sessions: page.map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.title ?? null, updatedAt: s.updatedAt ?? null })),
+        nextCursor: next,
+      };
+    })
+    .onRequest(acp.methods.agent.session.delete, ({ params }) => {
+      if (!loadSession(settings.stateDir, params.sessionId)) throw acp.RequestError.sessionNotFound(params.sessionId);
+      sessions.delete(params.sessionId);
+      deleteStoredSession(settings.stateDir, params.sessionId);
+      return {};
     })
     .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
       const s = getSession(params.sessionId);
@@ -167,6 +191,22 @@ export function buildDemoAgent(settings: DemoSettings): acp.AgentApp {
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.turn?.cancel();
     });
+
+  app.onRequest(FORK_METHOD, ForkParams, ({ params }) => {
+    const source = sessions.get(params.sessionId) ?? loadSession(settings.stateDir, params.sessionId);
+    if (!source) throw acp.RequestError.sessionNotFound(params.sessionId);
+    const fork: DemoSession = {
+      sessionId: randomUUID(),
+      cwd: params.cwd,
+      modeId: source.modeId,
+      config: { ...source.config },
+      history: source.history.map((u) => ({ ...u })),
+      turn: null,
+    };
+    sessions.set(fork.sessionId, fork);
+    persist(fork);
+    return { sessionId: fork.sessionId, ...sessionConfig(fork) };
+  });
 
   if (settings.steering) {
     app.onRequest(STEERING_METHOD, SteeringParams, ({ params }) => {

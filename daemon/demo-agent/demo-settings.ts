@@ -16,6 +16,10 @@ export type DemoSettings = {
   legacyModels: boolean;
   /** Advertise and serve `session/load`; off plays an agent that cannot reattach after a restart. */
   loadSession: boolean;
+  /** `session/list` page size (DEMO_LIST_PAGE_SIZE, default 20): small in tests so paging is exercised. */
+  listPageSize: number;
+  /** DEMO_NO_DELETE=1: no `session/delete` in sessionCapabilities (an agent that cannot delete). */
+  noDelete: boolean;
   /**
    * Where steering is advertised: at the top level of the `initialize` result's `_meta` (as claude and codex
    * do) or inside `agentCapabilities._meta` (the older place).
@@ -45,6 +49,8 @@ export function readDemoSettings(env: NodeJS.ProcessEnv = process.env): DemoSett
     steering: env.DEMO_STEERING !== "0",
     legacyModels: env.DEMO_LEGACY_MODELS === "1",
     loadSession: env.DEMO_LOAD_SESSION !== "0",
+    noDelete: env.DEMO_NO_DELETE === "1",
+    listPageSize: Math.max(1, Math.min(100, Number.parseInt(env.DEMO_LIST_PAGE_SIZE ?? "", 10) || 20)),
     steeringAt: env.DEMO_STEERING_AT === "capabilities" ? "capabilities" : "top",
     authRequired: env.DEMO_AUTH_REQUIRED === "1",
     loadDefaults: env.DEMO_LOAD_DEFAULTS === "1",

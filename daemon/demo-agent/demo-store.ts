@@ -11,14 +11,56 @@ export type StoredSession = {
   config: DemoConfigValues;
   /** Updates replayed on load: user prompts and the agent's (coalesced) replies, in order. */
   history: acp.SessionUpdate[];
+  /** For `session/list`: the first prompt's first line, and when the session last changed (ISO 8601). */
+  title?: string | null;
+  updatedAt?: string;
 };
+
+const FILE_PREFIX = "baton-demo-session-";
+/** A listed title: the first prompt's first line, this long at most. */
+const TITLE_CHARS = 80;
+
+/** The title `session/list` shows: the first user text's first line. */
+export function titleOf(history: readonly acp.SessionUpdate[]): string | null {
+  for (const u of history)
+    if (u.sessionUpdate === "user_message_chunk" && u.content.type === "text" && u.content.text.trim())
+      return u.content.text.trim().split("\n")[0]!.slice(0, TITLE_CHARS);
+  return null;
+}
+
+/** Every stored session in `cwd`, most recently updated first. */
+export function listStoredSessions(stateDir: string, cwd: string): StoredSession[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(stateDir).filter((n) => n.startsWith(FILE_PREFIX) && n.endsWith(".json"));
+  } catch {
+    return [];
+  }
+  const out: StoredSession[] = [];
+  for (const n of names) {
+    const s = loadSession(stateDir, n.slice(FILE_PREFIX.length, -".json".length));
+    if (s && s.cwd === cwd) out.push(s);
+  }
+  return out.sort((a, b) => (b.updatedAt ?? "").localeCompare(a.updatedAt ?? "") || a.sessionId.localeCompare(b.sessionId));
+}
+
+export function deleteStoredSession(stateDir: string, sessionId: string): boolean {
+  const file = sessionFile(stateDir, sessionId);
+  if (!file) return false;
+  try {
+    fs.unlinkSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Session ids come from the client on load: keep them to a safe file-name alphabet. */
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 export function sessionFile(stateDir: string, sessionId: string): string | null {
   if (!SAFE_ID.test(sessionId)) return null;
-  return path.join(stateDir, `baton-demo-session-${sessionId}.json`);
+  return path.join(stateDir, `${FILE_PREFIX}${sessionId}.json`);
 }
 
 export function saveSession(stateDir: string, s: StoredSession): void {
@@ -26,7 +68,7 @@ export function saveSession(stateDir: string, s: StoredSession): void {
   if (!file) return;
   fs.mkdirSync(stateDir, { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(s));
+  fs.writeFileSync(tmp, JSON.stringify({ ...s, title: titleOf(s.history), updatedAt: new Date().toISOString() }));
   fs.renameSync(tmp, file); // atomic: a crash mid-write never leaves half a file
 }
 
@@ -42,6 +84,8 @@ export function loadSession(stateDir: string, sessionId: string): StoredSession 
       modeId: typeof raw.modeId === "string" ? raw.modeId : DEFAULT_MODE_ID,
       config: { ...DEFAULT_CONFIG_VALUES, ...(raw.config ?? {}) },
       history: raw.history,
+      title: typeof raw.title === "string" ? raw.title : titleOf(raw.history),
+      updatedAt: typeof raw.updatedAt === "string" ? raw.updatedAt : new Date(0).toISOString(),
     };
   } catch {
     return null;

@@ -33,7 +33,8 @@
  * (`authMethods` with a `terminal-auth` hint, `_auth/status_update` "Not logged in", session/new and load fail with
  * auth_required), DEMO_LOAD_DEFAULTS=1 (session/load comes back with the default mode and options, like real agents),
  * DEMO_REFUSE_MODES=a,b (session/set_mode refuses those), DEMO_EXTRA_OPTIONS=1 (also a boolean option `fast` and a
- * one-choice select `variant`).
+ * one-choice select `variant`), DEMO_LIST_PAGE_SIZE=N (`session/list` page size, default 20), DEMO_NO_DELETE=1 (no
+ * `session/delete`). Its sessions live in DEMO_STATE_DIR: `session/list` (cursor), `session/fork` and `session/delete` work on them.
  */
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { authMethodsFrom, authStatusFrom, initialAgentConfig, steeringAdvertised } from "./agent-config";
+import { authMethodsFrom, authStatusFrom, initialAgentConfig, sessionCapabilitiesFrom, steeringAdvertised } from "./agent-config";
 
 describe("steering detection", () => {
   it("reads the top-level _meta where claude-agent-acp and codex-acp put it", () => {
@@ -55,5 +55,26 @@ describe("auth methods", () => {
     expect(authStatusFrom({ authStatus: { kind: "none", label: "Not logged in" } })).toEqual({ loggedOut: true, label: "Not logged in" });
     expect(authStatusFrom({ authStatus: { kind: "apiKey", label: "API key" } })).toEqual({ loggedOut: false, label: "API key" });
     expect(authStatusFrom({})).toBeNull();
+  });
+});
+
+describe("the agent's own sessions (sessionCapabilities)", () => {
+  it("reads list / fork / delete / close from the captured initialize answers", async () => {
+    const { readFileSync } = await import("node:fs");
+    const caps = (agent: string) => {
+      const line = readFileSync(new URL(`../../test/fixtures/acp-captures/${agent}.jsonl`, import.meta.url), "utf8")
+        .split("\n")
+        .find((l) => l.includes('"agentCapabilities"'))!;
+      const find = (o: unknown): unknown =>
+        o && typeof o === "object" ? ("agentCapabilities" in o ? o : Object.values(o).map(find).find(Boolean)) : undefined;
+      return sessionCapabilitiesFrom(find(JSON.parse(line)));
+    };
+    expect(caps("claude")).toEqual({ list: true, fork: true, delete: true, close: true });
+    expect(caps("codex")).toEqual({ list: true, fork: true, delete: true, close: true });
+    expect(caps("opencode")).toEqual({ list: true, fork: true, delete: false, close: true });
+    expect(caps("gemini")).toEqual({ list: false, fork: false, delete: false, close: false });
+  });
+  it("a non-object entry is not an offer", () => {
+    expect(sessionCapabilitiesFrom({ agentCapabilities: { sessionCapabilities: { list: true, fork: null } } })).toMatchObject({ list: false, fork: false });
   });
 });

@@ -146,5 +146,12 @@ export function capabilitiesFrom(initResult: unknown, sessionResult: unknown): A
     configOptions: Array.isArray(options) && options.length > 0,
     steering: steeringAdvertised(initResult),
     images: field(initResult, "agentCapabilities", "promptCapabilities", "image") === true,
+    ...sessionCapabilitiesFrom(initResult),
   };
+}
+
+/** What `initialize` says about the agent's own sessions (`agentCapabilities.sessionCapabilities`: an object = offered). */
+export function sessionCapabilitiesFrom(initResult: unknown): Pick<AgentCapabilities, "list" | "fork" | "delete" | "close"> {
+  const offered = (name: string) => isRecord(field(initResult, "agentCapabilities", "sessionCapabilities", name));
+  return { list: offered("list"), fork: offered("fork"), delete: offered("delete"), close: offered("close") };
 }

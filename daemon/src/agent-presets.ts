@@ -49,14 +49,14 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
     label: "Claude Code",
     launch: { kind: "npx", pkg: "@agentclientprotocol/claude-agent-acp", bin: "claude-agent-acp", args: [] },
     // claude-agent-acp 0.101: steering at the top level of `initialize`'s `_meta`.
-    capabilities: caps({ loadSession: true, resume: true, modes: true, configOptions: true, steering: true, images: true }),
+    capabilities: caps({ loadSession: true, resume: true, modes: true, configOptions: true, steering: true, images: true, list: true, fork: true, delete: true, close: true }),
     login: "claude, then /login",
   },
   {
     id: "codex",
     label: "Codex",
     launch: { kind: "npx", pkg: "@agentclientprotocol/codex-acp", bin: "codex-acp", args: [] },
-    capabilities: caps({ loadSession: true, resume: true, modes: true, configOptions: true, steering: true, images: true }),
+    capabilities: caps({ loadSession: true, resume: true, modes: true, configOptions: true, steering: true, images: true, list: true, fork: true, delete: true, close: true }),
     login: "codex login",
   },
   {
@@ -78,7 +78,7 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
     id: "opencode",
     label: "opencode",
     launch: { kind: "command", command: "opencode", args: ["acp"] },
-    capabilities: caps({ loadSession: true, modes: true, configOptions: true, images: true }),
+    capabilities: caps({ loadSession: true, modes: true, configOptions: true, images: true, list: true, fork: true, close: true }),
     login: "opencode auth login",
   },
   {
@@ -101,7 +101,7 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
     id: "demo",
     label: "Demo agent",
     launch: { kind: "demo" },
-    capabilities: caps({ loadSession: true, modes: true, configOptions: true, steering: true, images: true }),
+    capabilities: caps({ loadSession: true, modes: true, configOptions: true, steering: true, images: true, list: true, fork: true, delete: true }),
   },
 ];
 

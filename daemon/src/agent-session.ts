@@ -17,6 +17,7 @@ import { describeExit, spawnAgent, type AgentProcess, type ExitInfo, type Launch
 import { AgentRequests } from "./agent-requests";
 import { AUTH_STATUS_METHOD, clipError, rpcErrorText } from "./agent-rpc";
 import { HistoryReplay } from "./history-replay";
+import { HistoryRelay } from "./history-relay";
 import { errorMessage, type Logger } from "./log";
 import { SessionAuth } from "./session-auth";
 import { type ConfigWrite, SessionConfig } from "./session-config";
@@ -62,6 +63,8 @@ export class AgentSession {
   private readonly requests: AgentRequests;
   private readonly turns: TurnRunner;
   private readonly replay: HistoryReplay;
+  /** Issue 26: an import's history, relayed once (the opposite of `replay`, which drops it on a reattach). */
+  private readonly relay: HistoryRelay;
 
   constructor(
     readonly sessionId: string,
@@ -77,6 +80,7 @@ export class AgentSession {
     this.auth = new SessionAuth(loginHint);
     this.requests = new AgentRequests(sessionId, emit, () => this.agentSessionId);
     this.replay = new HistoryReplay(sessionId, deps.log);
+    this.relay = new HistoryRelay(sessionId, emit);
     this.turns = new TurnRunner({
       sessionId,
       emit,
@@ -114,7 +118,8 @@ export class AgentSession {
 
   // ------------------------------------------------------------------ open
 
-  async open(agentSessionId: string | null | undefined, restore?: SessionSettings | null): Promise<void> {
+  /** `history`: what becomes of a load's replay — "drop" (reattach) or "relay" (import; an unknown id then fails). */
+  async open(agentSessionId: string | null | undefined, restore?: SessionSettings | null, history: "drop" | "relay" = "drop"): Promise<void> {
     const log = this.deps.log;
     let proc: AgentProcess;
     try {
@@ -154,19 +159,26 @@ export class AgentSession {
       const resumeAdvertised = isRecord(caps.sessionCapabilities) && isRecord(caps.sessionCapabilities.resume);
       const reattach =
         caps.loadSession === true ? acp.methods.agent.session.load : resumeAdvertised ? acp.methods.agent.session.resume : null;
+      if (agentSessionId && history === "relay" && !reattach) throw new Error("this agent cannot load its past sessions (no session/load or session/resume)");
       if (agentSessionId && reattach) {
         try {
           const params = { sessionId: agentSessionId, cwd: this.cwd, mcpServers: [] };
           const loading = reattach === acp.methods.agent.session.load;
-          if (loading) this.replay.start();
+          const relaying = history === "relay";
+          if (loading) (relaying ? this.relay : this.replay).start();
           sessionResult = await withTimeout(conn.agent.request(reattach, params), t, reattach);
           this.agentSessionId = agentSessionId;
           this.resumed = true;
           const { replayQuietMs, replaySettleMaxMs } = this.deps.timeouts;
-          if (loading) await this.replay.settled(replayQuietMs, replaySettleMaxMs, () => this.live);
-          log.info(`session ${this.sessionId}: resumed agent session ${agentSessionId}`);
+          if (loading) await (relaying ? this.relay : this.replay).settled(replayQuietMs, replaySettleMaxMs, () => this.live);
+          if (relaying) log.info(`session ${this.sessionId}: imported agent session ${agentSessionId} (${this.relay.end()} history updates relayed)`);
+          else log.info(`session ${this.sessionId}: resumed agent session ${agentSessionId}`);
         } catch (err) {
           this.replay.end();
+          this.relay.end();
+          // An import of a session the agent does not know fails: starting fresh would pass for the import.
+          if (history === "relay" && this.live && err instanceof acp.RequestError)
+            throw new acp.RequestError(err.code, `the agent could not open its session ${agentSessionId}: ${rpcErrorText(err)}`);
           // The agent refusing (unknown / expired session) is normal after a long time: start fresh.
           if (!this.live || !(err instanceof acp.RequestError)) throw err;
           log.warn(`session ${this.sessionId}: ${reattach} failed (${rpcErrorText(err)}); starting a new agent session`);
@@ -225,6 +237,7 @@ export class AgentSession {
       const update = isRecord(m.params) ? m.params.update : undefined;
       if (isRecord(update) && typeof update.sessionUpdate === "string") {
         if (this.replay.drops(update.sessionUpdate)) return "drop";
+        if (this.relay.take({ sessionUpdate: update.sessionUpdate, content: update.content })) return "drop";
         this.emit({ t: "session.update", sessionId: this.sessionId, update: update as DaemonUpdate });
         this.settings.onUpdate(update);
       } else {

@@ -8,6 +8,7 @@ import { readCapabilityCache, sameCapabilities, withLearnt, writeCapabilityCache
 import type { DaemonOptions } from "./daemon-options";
 import { errorMessage, makeLogger, type Logger } from "./log";
 import { createSessionHost, type SessionHost } from "./session-host";
+import { createAskHandler } from "./agent-asks";
 import { createTunnelClient, tunnelUrl, type TunnelClient, type TunnelStatus } from "./tunnel-client";
 import { DAEMON_VERSION } from "./version";
 
@@ -89,6 +90,16 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       sessions: host.liveSessions(),
     }),
     onCommand: (cmd) => host.handle(cmd),
+    // Issue 26: the agent's own sessions (list / find / delete / fork) on a short-lived agent process.
+    onAsk: createAskHandler({
+      agents,
+      roots,
+      log,
+      learnt: (agentId, caps) => {
+        const current = advertised().find((a) => a.id === agentId);
+        if (current) onLearnt(agentId, { ...current.capabilities, ...caps });
+      },
+    }),
     onInvalidCommand: (raw, reason) => {
       const r = raw as { t?: unknown; sessionId?: unknown } | null;
       const sessionId = Id.safeParse(r?.sessionId);

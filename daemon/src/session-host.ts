@@ -65,7 +65,7 @@ export function createSessionHost(o: SessionHostOptions): SessionHost {
     const s = new AgentSession(cmd.sessionId, cmd.agentId, cwd.cwd, agent.launch, { emit, log, timeouts, learnt }, agent.login ?? null);
     sessions.set(cmd.sessionId, s);
     log.info(`session ${cmd.sessionId}: starting ${cmd.agentId} in ${cwd.cwd}`);
-    s.open(cmd.agentSessionId, cmd.restore).catch((err: unknown) => log.error(`session ${cmd.sessionId}: open crashed: ${errorMessage(err)}`));
+    s.open(cmd.agentSessionId, cmd.restore, cmd.history ?? "drop").catch((err: unknown) => log.error(`session ${cmd.sessionId}: open crashed: ${errorMessage(err)}`));
   }
 
   function dispatch(cmd: MachineCommand): void {

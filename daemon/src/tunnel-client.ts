@@ -18,6 +18,7 @@ import {
   TUNNEL_TOKEN_HEADER,
 } from "../../shared/tunnel-protocol";
 import { assertNever } from "../../shared/assert-never";
+import { AskErrorCode } from "../../shared/tunnel-ask";
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from "./backoff";
 import { errorMessage, silentLogger, type Logger } from "./log";
 import { type HelloInfo, makeTunnelLink, snippet } from "./tunnel-link";
@@ -52,6 +53,8 @@ export type TunnelClientOptions = {
   onCommand(cmd: MachineCommand): void;
   /** A numbered command the daemon could not parse (acked anyway so it is not resent forever). */
   onInvalidCommand?(raw: unknown, reason: string): void;
+  /** Answers an ask (shared/tunnel-ask.ts); `request` is unchecked (the handler parses it). Must settle. */
+  onAsk?(request: unknown): Promise<AskAnswer>;
   onStatus?(status: TunnelStatus): void;
   log?: Logger;
   epoch?: string;
@@ -62,6 +65,8 @@ export type TunnelClientOptions = {
   heartbeatMs?: number;
   welcomeTimeoutMs?: number;
 };
+
+export type AskAnswer = { ok: true; result: unknown } | { ok: false; code: string; message: string };
 
 export type TunnelClient = {
   start(): void;
@@ -184,6 +189,16 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
     }, ACK_STALL_MS);
   };
 
+  /** An ask is answered once, when its handler settles; a socket gone by then drops it (the Machine times out). */
+  function answerAsk(id: string, request: unknown): void {
+    const handler = o.onAsk ?? (async () => ({ ok: false as const, code: AskErrorCode.UNKNOWN_ASK, message: "this daemon answers no asks" }));
+    handler(request)
+      .catch((err: unknown) => ({ ok: false as const, code: AskErrorCode.AGENT_FAILED, message: errorMessage(err) }))
+      .then((answer) => {
+        if (!link.reply(id, answer)) log.warn(`the answer to ask ${id.slice(0, 64)} was not sent: the tunnel is down`);
+      });
+  }
+
   /** Events pushed in one tick go out as one frame (see tunnel-link.ts). */
   const flushTick = () => {
     tickScheduled = false;
@@ -209,6 +224,8 @@ export function createTunnelClient(o: TunnelClientOptions): TunnelClient {
         stallTimer = null;
         if (event.waiting) flushTick();
         return;
+      case "ask":
+        return answerAsk(event.id, event.request);
       default:
         return assertNever(event);
     }

@@ -10,7 +10,8 @@
  * - Commands are handed over once each (by `n`) and every one is acked, duplicates and unreadable ones too.
  */
 import { assertNever } from "../../shared/assert-never";
-import { MAX_BATCH_EVENTS, MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
+import { MAX_ASK_REPLY_BYTES, MAX_BATCH_EVENTS, MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
+import { AskErrorCode } from "../../shared/tunnel-ask";
 import { TUNNEL_PROTOCOL_VERSION } from "../../shared/protocol-version";
 import { type DaemonEvent, type DaemonFrame, MachineCommand, MachineFrame } from "../../shared/tunnel-protocol";
 import { fitEvent } from "./frame-fit";
@@ -42,6 +43,8 @@ export type LinkEvent =
   | { type: "welcome"; machineId: string; resend: number }
   /** An ack: `waiting` when events wait on the send window (flush them). */
   | { type: "ack"; waiting: boolean }
+  /** A question to answer now with `reply(id, …)` (shared/tunnel-ask.ts); `request` is not yet checked. */
+  | { type: "ask"; id: string; request: unknown }
   | null;
 
 export function snippet(text: string): string {
@@ -167,9 +170,18 @@ export function makeTunnelLink(epoch: string, fx: LinkEffects) {
         case "error":
           fx.log.warn(`server error ${frame.code}: ${frame.message}`);
           return null;
+        case "ask":
+          return { type: "ask", id: frame.id, request: frame.request };
         default:
           return assertNever(frame);
       }
+    },
+
+    /** The answer to an ask (not numbered): one over MAX_ASK_REPLY_BYTES goes as REPLY_TOO_LARGE instead. */
+    reply(id: string, answer: { ok: true; result: unknown } | { ok: false; code: string; message: string }): boolean {
+      const frame: DaemonFrame = answer.ok ? { type: "reply", id, ok: true, result: answer.result } : { type: "reply", id, ok: false, code: answer.code, message: answer.message.slice(0, 2000) };
+      if (JSON.stringify(frame).length <= MAX_ASK_REPLY_BYTES) return fx.transmit(frame);
+      return fx.transmit({ type: "reply", id, ok: false, code: AskErrorCode.REPLY_TOO_LARGE, message: `the answer exceeds ${MAX_ASK_REPLY_BYTES} bytes` });
     },
 
     get welcomed(): boolean {

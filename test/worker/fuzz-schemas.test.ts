@@ -114,6 +114,7 @@ describe("schema-guided fuzzing", () => {
       "config.state": { config: daemon.config },
       "steer.result": { entryId: "e1", outcome: "failed" },
       "command.failed": { command: "prompt", message: "nope" },
+      "history.user": { blocks: [{ type: "text", text: "earlier prompt" }] },
     };
     const events = Object.entries(bases).flatMap(([t, base], i) =>
       fc.sample(

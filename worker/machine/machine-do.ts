@@ -34,9 +34,11 @@ import { publishMachine } from "../session-feed/feed-publish";
 import { type Env, roomStub } from "../env";
 import { MACHINE_ID_HEADER } from "../headers";
 import type { DispatchOptions, DispatchResult, MachineStatus } from "./dispatch-result";
-import type { MachineRpc } from "./machine-rpc";
+import type { AskWireOutcome, MachineRpc } from "./machine-rpc";
 import { afterRoomError, budgetRefusal, intake, makeTunnelGate, replacedReason, splitBySession, type TunnelGate, TunnelIntake } from "./machine-rules";
 import { MachineStore } from "./machine-store";
+import { AskTable } from "./machine-asks";
+import { AskErrorCode, type AskRequest } from "../../shared/tunnel-ask";
 
 const TUNNEL_TAG = "tunnel";
 /** Events between durable `lastSeenUp` writes (a resend hint after a restart; rooms drop what they have). */
@@ -52,6 +54,8 @@ type Hello = Extract<DaemonFrame, { type: "hello" }>;
 
 export class Machine extends DurableObject<Env> implements MachineRpc {
   private readonly store: MachineStore;
+  /** Asks waiting for the daemon's reply (the agent's own sessions: machine-asks.ts). */
+  private readonly asks = new AskTable();
   /** Frames received but not yet handed to rooms, in order. */
   private pending: { n: number; event: DaemonEvent }[] = [];
   private draining: Promise<void> | null = null;
@@ -127,6 +131,9 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
         return;
       case "agents":
         return this.onAgents(frame.agents);
+      case "reply":
+        this.asks.reply(frame, message.length);
+        return;
       default:
         return assertNever(frame);
     }
@@ -150,6 +157,7 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
     // Only the current tunnel going away takes the machine offline (a replaced socket doesn't).
     const others = this.ctx.getWebSockets(TUNNEL_TAG).filter((s) => s !== ws && s.readyState === WebSocket.OPEN);
     if (others.length) return;
+    this.asks.failAll(AskErrorCode.MACHINE_OFFLINE, "the machine went offline");
     await this.setOffline();
   }
 
@@ -321,6 +329,30 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
     const n = this.store.pushDown(command);
     if (ws) this.send(ws, { type: "command", n, command });
     return { ok: true };
+  }
+
+  // ---- ask / reply (issue 26: the agent's own sessions) ----
+
+  /**
+   * A question for the daemon that needs an answer now: sent on the tunnel (not numbered, not kept). Offline →
+   * MACHINE_OFFLINE at once; no answer within `timeoutMs` → ASK_TIMEOUT. The one bounded wait in a DO: it lives
+   * inside this RPC call (the Machine is busy answering it, never idle), so hibernation is not held up.
+   */
+  async ask(request: AskRequest, timeoutMs: number): Promise<AskWireOutcome> {
+    const ws = this.tunnel();
+    if (!ws) return { ok: false, code: AskErrorCode.MACHINE_OFFLINE, message: "the machine is offline" };
+    const id = crypto.randomUUID();
+    const answer = this.asks.add(id, request.kind);
+    this.send(ws, { type: "ask", id, request });
+    const wait = new AbortController();
+    scheduler.wait(timeoutMs, { signal: wait.signal }).then(
+      () => this.asks.fail(id, AskErrorCode.TIMEOUT, `the machine did not answer within ${Math.round(timeoutMs / 1000)} s`),
+      () => {}, // answered first: the wait was aborted
+    );
+    const outcome = await answer;
+    wait.abort();
+    // As JSON: the caller checks it again for its kind (outcomeOf), nothing typed rides the RPC.
+    return outcome.ok ? { ok: true, result: JSON.stringify(outcome.result) } : outcome;
   }
 
   async status(): Promise<{ online: boolean; activeCount: number; budget: number; pendingDown: number; lastSeenUp: number }> {

@@ -53,6 +53,7 @@ import { agentTitleOf, firstPromptLine, sessionTitleOf } from "./session-title";
 import { NEEDS_YOU_KINDS, needsYou } from "./needs-you";
 import { searchHistory } from "./room-search";
 import { currentStatus, type SessionStatusEvent, statusKey } from "./room-status";
+import { forkableEvents, IMPORTED_AUTHOR, readSeed, readyNotice, type RoomStart, RoomStartKind } from "./room-start";
 import { Fate, type RoomStore, type SessionMeta, type Turn } from "./room-store";
 
 /** Effects of the room on the world: viewers, the Machine, the directory, the clock. */
@@ -117,12 +118,27 @@ export class RoomCore {
   // ================================================================ from the Worker
 
   /** Creates the session (idempotent) and asks the machine to open it. */
-  async init(meta: SessionMeta): Promise<void> {
+  async init(meta: SessionMeta, start?: RoomStart): Promise<void> {
     if (this.store.session()) return;
     this.store.setMeta("session", meta);
     this.store.setMeta("settings", DEFAULT_SETTINGS);
     this.store.setMeta("machine_online", true);
+    // Issue 26: bound to an existing agent session (import / fork; room-start.ts).
+    if (start) {
+      this.store.setMeta("resume_from", start.agentSessionId);
+      this.store.setMeta("start_kind", start.kind);
+      const seed = readSeed(start.seedJson);
+      this.store.beginRun(); // the copied rows: one log row, written in this step
+      for (const event of seed ?? [{ kind: "notice", level: "warn", text: "The original session's rows could not be copied." }] satisfies SessionEvent[]) this.emit(event);
+      this.store.endRun();
+    }
     await this.openAgentSession();
+  }
+
+  /** Issue 26: this room's transcript for a fork (room-start.ts `forkableEvents`); the room is not changed. */
+  forkSource(maxBytes: number): { eventsJson: string; truncated: boolean; agentSessionId: string | null } {
+    const { events, truncated } = forkableEvents(this.store.allEvents(), maxBytes);
+    return { eventsJson: JSON.stringify(events), truncated, agentSessionId: this.store.getMeta("agent_session_id") ?? this.store.getMeta("resume_from") };
   }
 
   info(): { exists: boolean; status: SessionStatusEvent; queueLength: number; headSeq: number } {
@@ -529,19 +545,15 @@ export class RoomCore {
     switch (event.t) {
       case "session.ready": {
         const resumedFrom = this.store.getMeta("resume_from");
+        const startKind = this.store.getMeta("start_kind");
         this.store.setMeta("agent_session_id", event.agentSessionId);
         this.store.setMeta("resume_from", null);
+        this.store.setMeta("start_kind", null);
         this.store.setMeta("failed", null);
         this.store.setMeta("failed_auth", null);
         this.store.setMeta("agent_config", event.config);
-        if (resumedFrom)
-          this.emit({
-            kind: "notice",
-            level: event.resumed ? "info" : "warn",
-            text: event.resumed
-              ? "The agent restarted; the session was resumed."
-              : "The agent restarted and could not resume; it starts fresh (earlier messages are not in its context).",
-          });
+        const notice = readyNotice(startKind, resumedFrom, event.resumed);
+        if (notice) this.emit({ kind: "notice", ...notice });
         this.emit({ kind: "config_state", config: configState(this.store) });
         this.emitStatus();
         return this.maybeFlush();
@@ -598,6 +610,10 @@ export class RoomCore {
         return;
       case "steer.result":
         return this.onSteerResult(event.entryId, event.outcome);
+      case "history.user":
+        // Issue 26: an imported session's replayed user message (the daemon relays an import's history once).
+        this.emit({ kind: "user_message", id: this.port.newId(), blocks: event.blocks, author: IMPORTED_AUTHOR, at: this.port.now() });
+        return;
       case "command.failed": {
         this.emit({ kind: "notice", level: "warn", text: `The daemon could not run ${event.command}: ${event.message}` });
         if (event.command === "prompt" && this.store.turn()) {
@@ -619,6 +635,7 @@ export class RoomCore {
     const s = this.store.session()!;
     this.emitStatus();
     const resumeFrom = this.store.getMeta("resume_from");
+    const startKind = this.store.getMeta("start_kind");
     const res = await this.dispatch(
       {
         t: "session.open",
@@ -626,8 +643,10 @@ export class RoomCore {
         agentId: s.agentId,
         cwd: s.cwd,
         agentSessionId: resumeFrom,
-        // What the user had chosen: an agent reports its defaults after session/load.
-        restore: resumeFrom ? settingsFromConfig(this.store.agentConfig()) : null,
+        // What the user had chosen: an agent reports its defaults after session/load (an import / fork has none yet).
+        restore: resumeFrom && !startKind ? settingsFromConfig(this.store.agentConfig()) : null,
+        // Issue 26: only an import's first open relays the agent's history; a reattach drops it.
+        ...(startKind === RoomStartKind.import ? { history: "relay" as const } : {}),
       },
       {},
     );

@@ -5,6 +5,7 @@ import type { Viewer } from "../../shared/viewer-protocol";
 import type { RemoteAnswer } from "./permissions";
 import type { SessionStatusEvent } from "./room-status";
 import type { SessionMeta } from "./room-store";
+import type { RoomStart } from "./room-start";
 
 /** What a deleted room leaves for the caller: how to reach the agent's own session (its agent-side delete). */
 export type DestroyedRoom = { agentSessionId: string | null; agentId: string; machineId: string };
@@ -13,7 +14,9 @@ export interface RoomRpc extends Rpc.DurableObjectBranded {
   /** The viewer socket upgrade (the Worker checked identity, membership and Origin). */
   fetch(request: Request): Promise<Response>;
   /** Creates the session (idempotent) and asks the machine to open it. */
-  init(meta: SessionMeta): Promise<void>;
+  init(meta: SessionMeta, start?: RoomStart): Promise<void>;
+  /** Issue 26: the transcript a fork starts with (bounded); this room is not changed. */
+  forkSource(maxBytes: number): Promise<{ eventsJson: string; truncated: boolean; agentSessionId: string | null }>;
   info(): Promise<{ exists: boolean; status: SessionStatusEvent; queueLength: number; headSeq: number }>;
   /** Closes the user's sockets so they reconnect with their new role; returns how many. */
   viewerAccessChanged(userId: string): Promise<number>;

@@ -49,6 +49,8 @@ export const Fate = {
 } as const;
 export type Fate = (typeof Fate)[keyof typeof Fate];
 
+import type { RoomStartKind } from "./room-start";
+
 export type SessionMeta = {
   sessionId: string;
   machineId: string;
@@ -87,6 +89,8 @@ export type RoomMeta = {
   agent_session_id: string;
   /** The agent session to load when reopening after a daemon restart. */
   resume_from: string;
+  /** Issue 26: the room began as an import / a fork of an existing agent session; cleared at its session.ready. */
+  start_kind: RoomStartKind;
   /** Why the agent session could not be opened. */
   failed: string;
   /** With `failed`: how to log the agent in, when it advertised `authMethods`. */

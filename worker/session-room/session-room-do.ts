@@ -9,6 +9,7 @@ import { DurableObject } from "cloudflare:workers";
 import { MAX_VIEWER_FRAME_BYTES } from "../../shared/limits";
 import type { DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
 import { ErrorCode, type Viewer } from "../../shared/viewer-protocol";
+import type { RoomStart } from "./room-start";
 import { setSessionActivity, setSessionTitle, setSessionStatus } from "../directory";
 import { CLOSE_SESSION_DELETED } from "../../shared/session-list";
 import { publishIfChanged } from "../session-feed/feed-publish";
@@ -59,9 +60,14 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
   // ================================================================ RPC from the Worker
 
   /** Creates the session (idempotent) and asks the machine to open it. */
-  async init(meta: SessionMeta): Promise<void> {
+  async init(meta: SessionMeta, start?: RoomStart): Promise<void> {
     if (this.destroyed) throw new Error("this session was deleted");
-    await this.core.init(meta);
+    await this.core.init(meta, start);
+  }
+
+  async forkSource(maxBytes: number): Promise<{ eventsJson: string; truncated: boolean; agentSessionId: string | null }> {
+    if (this.gone()) throw new Error("no such session");
+    return this.core.forkSource(maxBytes);
   }
 
   async info(): Promise<{ exists: boolean; status: SessionStatusEvent; queueLength: number; headSeq: number }> {
@@ -183,7 +189,8 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
   async destroy(): Promise<DestroyedRoom | null> {
     const s = this.gone() ? null : this.store.session();
     if (!s) return null;
-    const agentSessionId = this.store.getMeta("agent_session_id");
+    // After a daemon restart the id waits in resume_from until the reopen answers: still the agent's session.
+    const agentSessionId = this.store.getMeta("agent_session_id") ?? this.store.getMeta("resume_from");
     this.destroyed = true;
     for (const ws of this.ctx.getWebSockets()) closeQuietly(ws, CLOSE_SESSION_DELETED, "session deleted");
     await this.dispatch(s.machineId, s.sessionId, { t: "session.close", sessionId: s.sessionId }, { deliverWhenOnline: true });

@@ -20,7 +20,7 @@ export function setUnauthorizedHandler(f: (() => void) | null): void {
   onUnauthorized = f;
 }
 
-async function call<T>(path: string, init?: RequestInit): Promise<T> {
+export async function call<T>(path: string, init?: RequestInit): Promise<T> {
   let res: Response;
   try {
     res = await fetch(path, { ...init, headers: { "content-type": "application/json", ...(init?.headers ?? {}) } });

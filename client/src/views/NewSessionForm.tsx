@@ -1,3 +1,4 @@
+import { PastSessions } from "./PastSessions";
 import { A, useNavigate } from "@solidjs/router";
 import { createMemo, createResource, createSignal, For, Show } from "solid-js";
 import FolderOpen from "lucide-solid/icons/folder-open";
@@ -130,6 +131,7 @@ export function NewSessionForm() {
           {busy() ? "Starting…" : "Start session"}
         </button>
       </div>
+      <PastSessions machine={machine()} agent={machine()?.agents.find((a) => a.id === agent())} cwd={cwd()} />
     </form>
     </Show>
   );

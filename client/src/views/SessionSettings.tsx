@@ -5,12 +5,16 @@ import { MAX_QUEUE_DEPTH } from "../../../shared/limits";
 
 /** The push client (and zod with it) loads with this view, not with the first paint. */
 const NotificationSettings = lazy(() => import("./NotificationSettings").then((m) => ({ default: m.NotificationSettings })));
+/** Fork (issue 26) loads with the open panel too: rare, and the session page's initial JS is near its budget. */
+const ForkButton = lazy(() => import("./ForkButton").then((m) => ({ default: m.ForkButton })));
 
 type Props = {
   sessionId: string;
   /** The session's queue settings; null: not known yet, or this viewer cannot change them (no Queue section). */
   queue: { queueDepth: number; mergeQueued: boolean } | null;
   canAct: boolean;
+  /** The owner may fork the session (the server says why when the agent or the machine cannot). */
+  canFork?: boolean;
   onChange: (s: { queueDepth?: number; mergeQueued?: boolean }) => void;
 };
 
@@ -66,6 +70,15 @@ export function SessionSettings(props: Props) {
                 </label>
               </div>
             )}
+          </Show>
+          <Show when={props.canFork}>
+            <div class="settings-section" data-testid="fork-section">
+              <div class="settings-title">Fork</div>
+              <div class="settings-row">
+                <span class="settings-help">A new session with this history; this one stays as it is</span>
+                <ForkButton sessionId={props.sessionId} />
+              </div>
+            </div>
           </Show>
           <NotificationSettings sessionId={props.sessionId} />
         </div>

@@ -163,6 +163,7 @@ function Session(props: { id: string }) {
               sessionId={props.id}
               queue={state.config && canAct() ? { queueDepth: state.config.queueDepth, mergeQueued: state.config.mergeQueued } : null}
               canAct={canAct()}
+              canFork={state.viewer?.role === "owner"}
               onChange={(s) => void actions.settings(s)}
             />
           </Show>

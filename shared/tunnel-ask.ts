@@ -1,0 +1,95 @@
+/**
+ * The tunnel's request / reply: a question the Worker needs answered now (not a numbered command). The
+ * Machine sends `ask {id, request}`; the daemon answers `reply {id, …}` once. Neither is numbered nor kept:
+ * with the tunnel down the Machine answers MACHINE_OFFLINE at once, and an answer that never comes is a
+ * timeout. An unknown `kind` (a newer server) is answered with UNKNOWN_ASK, never dropped.
+ * New kinds: one entry in AskRequest and one in AskResults.
+ */
+import { z } from "zod";
+import { MAX_ID_LENGTH, MAX_LISTED_AGENT_SESSIONS } from "./limits";
+
+const Path = z.string().min(1).max(4096);
+const AgentId = z.string().min(1).max(64);
+const AgentSessionId = z.string().min(1).max(512);
+
+export const AskRequest = z.discriminatedUnion("kind", [
+  /** One page of the agent's own sessions in `cwd` (ACP `session/list`). */
+  z.object({ kind: z.literal("agent.sessions.list"), agentId: AgentId, cwd: Path, cursor: z.string().max(4096).nullish() }),
+  /** Does the agent know this session in `cwd` (pages through `session/list`)? With its title. */
+  z.object({ kind: z.literal("agent.sessions.find"), agentId: AgentId, cwd: Path, agentSessionId: AgentSessionId }),
+  /** ACP `session/delete`. */
+  z.object({ kind: z.literal("agent.sessions.delete"), agentId: AgentId, cwd: Path, agentSessionId: AgentSessionId }),
+  /** ACP `session/fork`: a new agent session with the original's history; the original stays. */
+  z.object({ kind: z.literal("agent.sessions.fork"), agentId: AgentId, cwd: Path, agentSessionId: AgentSessionId }),
+]);
+export type AskRequest = z.infer<typeof AskRequest>;
+export type AskKind = AskRequest["kind"];
+
+export const AgentSessionInfo = z.object({
+  agentSessionId: AgentSessionId,
+  title: z.string().max(1000).nullable(),
+  /** ISO 8601, as the agent gave it (null when it did not). */
+  updatedAt: z.string().max(64).nullable(),
+  cwd: z.string().max(4096),
+});
+export type AgentSessionInfo = z.infer<typeof AgentSessionInfo>;
+
+export const AgentSessionPage = z.object({
+  sessions: z.array(AgentSessionInfo).max(MAX_LISTED_AGENT_SESSIONS),
+  nextCursor: z.string().max(4096).nullable(),
+});
+export type AgentSessionPage = z.infer<typeof AgentSessionPage>;
+
+export const AskResults = {
+  "agent.sessions.list": AgentSessionPage,
+  "agent.sessions.find": z.object({ session: AgentSessionInfo.nullable() }),
+  "agent.sessions.delete": z.object({ deleted: z.boolean(), message: z.string().max(2000).optional() }),
+  "agent.sessions.fork": z.object({ agentSessionId: AgentSessionId }),
+} as const satisfies Record<AskKind, z.ZodType>;
+export type AskResult<K extends AskKind> = z.infer<(typeof AskResults)[K]>;
+
+export const AskErrorCode = {
+  MACHINE_OFFLINE: "MACHINE_OFFLINE",
+  TIMEOUT: "ASK_TIMEOUT",
+  UNKNOWN_ASK: "UNKNOWN_ASK",
+  BAD_REQUEST: "BAD_REQUEST",
+  REPLY_TOO_LARGE: "REPLY_TOO_LARGE",
+  BAD_REPLY: "BAD_REPLY",
+  /** The agent is missing, does not offer the method, or refused (its message says why). */
+  AGENT_REFUSED: "AGENT_REFUSED",
+  AGENT_FAILED: "AGENT_FAILED",
+} as const;
+export type AskErrorCode = (typeof AskErrorCode)[keyof typeof AskErrorCode];
+
+export type AskOutcome<K extends AskKind> = { ok: true; result: AskResult<K> } | { ok: false; code: string; message: string };
+
+const AskId = z.string().min(1).max(MAX_ID_LENGTH);
+
+/** Machine → daemon. `request` is loose here so an unknown kind still parses as a frame and gets its error reply. */
+export const AskFrame = z.object({ type: z.literal("ask"), id: AskId, request: z.object({ kind: z.string().max(64) }).passthrough() });
+
+/** Daemon → machine: the result (checked against AskResults by the Machine) or an error. */
+export const AskReplyFrame = z.object({
+  type: z.literal("reply"),
+  id: AskId,
+  ok: z.boolean(),
+  result: z.unknown().optional(),
+  code: z.string().max(64).optional(),
+  message: z.string().max(2000).optional(),
+});
+export type AskReplyFrame = z.infer<typeof AskReplyFrame>;
+
+/** An outcome that crossed an RPC boundary untyped, checked again for `kind` (the Worker's side of Machine.ask). */
+export function outcomeOf<K extends AskKind>(kind: K, o: { ok: boolean; result?: unknown; code?: string; message?: string }): AskOutcome<K> {
+  return readReply(kind, { type: "reply", id: "rpc", ok: o.ok, result: o.result, code: o.code, message: o.message });
+}
+
+/** The outcome a reply carries for an ask of `kind`: a result that does not fit its schema is BAD_REPLY. */
+export function readReply<K extends AskKind>(kind: K, reply: AskReplyFrame): AskOutcome<K> {
+  if (!reply.ok) return { ok: false, code: reply.code ?? AskErrorCode.AGENT_FAILED, message: reply.message ?? "the daemon could not answer" };
+  const schema: z.ZodType = AskResults[kind];
+  const parsed = schema.safeParse(reply.result);
+  if (!parsed.success) return { ok: false, code: AskErrorCode.BAD_REPLY, message: `the daemon's answer did not fit: ${parsed.error.issues[0]?.message ?? "invalid"}` };
+  // Parsed by AskResults[kind] itself; TypeScript cannot follow the index to K's type.
+  return { ok: true, result: parsed.data as AskResult<K> };
+}
