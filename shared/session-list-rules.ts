@@ -11,8 +11,7 @@ export const MAX_SESSION_TITLE = 120;
 /** What the list shows as a session's status (the room's state folded with the machine's and the markers). */
 export const ListStatus = { running: "running", idle: "idle", needsYou: "needs_you", offline: "offline", error: "error", starting: "starting" } as const;
 export type ListStatus = (typeof ListStatus)[keyof typeof ListStatus];
-/** Close code a SessionRoom sends its viewers when the session was deleted (the page says so and goes to the list). */
-export const CLOSE_SESSION_DELETED = 4410;
+export { CLOSE_SESSION_DELETED } from "./close-codes";
 
 export const SESSION_FEED_PATH = "/api/sessions/feed";
 
@@ -51,4 +50,52 @@ export function matchesQuery(s: SessionListItem, q: Pick<SessionListQuery, "text
     if (!hay.includes(text)) return false;
   }
   return true;
+}
+
+/**
+ * A list page as the server sent it, before the schemas (zod) have loaded: the home page paints with it and the
+ * full check (`SessionListPage` in session-list.ts) follows. Checks every field the list reads; throws otherwise.
+ */
+export function pageAsSent(raw: unknown): import("./session-list").SessionListPage {
+  const fail = (why: string): never => {
+    throw new Error(`the session list answer is not one (${why})`);
+  };
+  if (typeof raw !== "object" || raw === null || !("sessions" in raw) || !("nextCursor" in raw)) return fail("no sessions");
+  const { sessions, nextCursor } = raw;
+  if (!Array.isArray(sessions)) return fail("sessions is not a list");
+  if (nextCursor !== null && typeof nextCursor !== "string") return fail("bad cursor");
+  const str = (o: Record<string, unknown>, k: string) => typeof o[k] === "string" || fail(`${k} is not text`);
+  const num = (o: Record<string, unknown>, k: string) => typeof o[k] === "number" || fail(`${k} is not a number`);
+  const opt = (o: Record<string, unknown>, k: string) => o[k] === undefined || o[k] === null || typeof o[k] === "string" || fail(`${k} is not text`);
+  const rows = sessions.map((item: unknown) => {
+    if (typeof item !== "object" || item === null) return fail("a row is not an object");
+    const o: Record<string, unknown> = { ...item };
+    for (const k of ["id", "title", "machineId", "machineName", "agentId", "agentLabel", "cwd", "status"]) str(o, k);
+    for (const k of ["createdAt", "lastActivityAt", "version"]) num(o, k);
+    for (const k of ["firstPrompt", "agentTitle", "customTitle"]) opt(o, k);
+    if (o.archivedAt !== null && typeof o.archivedAt !== "number") fail("archivedAt");
+    if (typeof o.needsYou !== "boolean" || typeof o.unread !== "boolean") fail("markers");
+    if (o.role !== "owner" && o.role !== "member" && o.role !== "viewer") fail("role");
+    return {
+      id: String(o.id),
+      title: String(o.title),
+      machineId: String(o.machineId),
+      machineName: String(o.machineName),
+      agentId: String(o.agentId),
+      agentLabel: String(o.agentLabel),
+      cwd: String(o.cwd),
+      status: String(o.status),
+      createdAt: Number(o.createdAt),
+      lastActivityAt: Number(o.lastActivityAt),
+      firstPrompt: typeof o.firstPrompt === "string" ? o.firstPrompt : null,
+      agentTitle: typeof o.agentTitle === "string" ? o.agentTitle : null,
+      customTitle: typeof o.customTitle === "string" ? o.customTitle : null,
+      archivedAt: typeof o.archivedAt === "number" ? o.archivedAt : null,
+      needsYou: o.needsYou === true,
+      unread: o.unread === true,
+      role: o.role === "owner" ? ("owner" as const) : o.role === "member" ? ("member" as const) : ("viewer" as const),
+      version: Number(o.version),
+    };
+  });
+  return { sessions: rows, nextCursor: typeof nextCursor === "string" ? nextCursor : null };
 }

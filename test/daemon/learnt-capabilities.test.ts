@@ -18,8 +18,20 @@ describe("capabilitiesFrom", () => {
       _meta: { steering: { supported: true } },
     };
     const session = { sessionId: "s", modes: { currentModeId: "default", availableModes: [{ id: "default", name: "Default" }] }, configOptions: [{ id: "model" }] };
-    expect(capabilitiesFrom(init, session)).toEqual({ loadSession: true, resume: true, modes: true, configOptions: true, steering: true, images: true });
-    expect(capabilitiesFrom({}, {})).toEqual({ loadSession: false, resume: false, modes: false, configOptions: false, steering: false, images: false });
+    expect(capabilitiesFrom(init, session)).toEqual({
+      loadSession: true,
+      resume: true,
+      modes: true,
+      configOptions: true,
+      steering: true,
+      images: true,
+      // sessionCapabilities (issue 26): what "Continue a past session", Fork and the agent-side delete offer.
+      list: true,
+      fork: false,
+      delete: false,
+      close: false,
+    });
+    expect(capabilitiesFrom({}, {})).toEqual({ loadSession: false, resume: false, modes: false, configOptions: false, steering: false, images: false, list: false, fork: false, delete: false, close: false });
   });
 });
 
@@ -54,7 +66,11 @@ describe("learnt capabilities (daemon + fake Machine)", () => {
     const frame = conn.frames.find((f) => f.type === "agents");
     if (!frame || frame.type !== "agents") throw new Error("no agents frame");
     expect(frame.agents).toEqual([
-      { id: "demo", label: "Demo agent", capabilities: { loadSession: false, resume: false, modes: true, configOptions: true, steering: true, images: true } },
+      {
+        id: "demo",
+        label: "Demo agent",
+        capabilities: { loadSession: false, resume: false, modes: true, configOptions: true, steering: true, images: true, list: true, fork: true, delete: true, close: false },
+      },
     ]);
     expect(daemon.agents[0]!.capabilities.loadSession).toBe(false);
     expect(JSON.parse(fs.readFileSync(capabilitiesFile, "utf8"))).toEqual({ demo: frame.agents[0]!.capabilities });

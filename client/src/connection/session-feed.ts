@@ -27,6 +27,16 @@ type FrameCheck = { parseFrame: (text: string) => SessionFeedFrame | null };
  * The feed's text frames → checked frames, in arrival order: each waits for the one before it (and, once,
  * for the check to load). A frame that is not one is dropped (the check logs it).
  */
+/** Whether a feed frame is the `hello` (read without the schemas: its type is all the list uses of it). */
+export function isHello(text: string): boolean {
+  try {
+    const f: unknown = JSON.parse(text);
+    return typeof f === "object" && f !== null && "type" in f && f.type === "hello";
+  } catch {
+    return false;
+  }
+}
+
 export function makeFrameHandler(h: {
   loadCheck: () => Promise<FrameCheck>;
   onHello: () => void;
@@ -36,6 +46,14 @@ export function makeFrameHandler(h: {
 }): (text: string) => void {
   let chain: Promise<void> = Promise.resolve();
   return (text) => {
+    // `hello` carries nothing the list reads but its type: it needs no schema, so the first page is asked for
+    // without waiting for zod (the home page paints without it; issue 20).
+    if (isHello(text)) {
+      chain = chain.then(() => {
+        if (!h.isClosed()) h.onHello();
+      });
+      return;
+    }
     chain = chain
       .then(() => h.loadCheck())
       .then(({ parseFrame }) => {

@@ -6,7 +6,7 @@
  */
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { VIEWER_PING_EVERY_MS } from "../../../shared/limits";
-import { CLOSE_SESSION_DELETED } from "../../../shared/session-list-rules";
+import { CLOSE_SESSION_DELETED } from "../../../shared/close-codes";
 import { viewerSocketPath } from "../../../shared/viewer-socket-path";
 import type { ServerFrame } from "../../../shared/viewer-protocol";
 import { whenIdle } from "../lib/idle";

@@ -18,7 +18,7 @@ describe("past sessions", () => {
 
   it("rows read the agent's title and a relative time; untitled and undated ones still read", () => {
     const now = Date.parse("2026-12-04T12:00:00Z");
-    expect(pastSessionRow({ agentSessionId: "abc", title: "Fix it", updatedAt: "2026-12-04T09:00:00Z", cwd: "/w" }, now)).toEqual({ title: "Fix it", updated: "3 h ago" });
+    expect(pastSessionRow({ agentSessionId: "abc", title: "Fix it", updatedAt: "2026-12-04T09:00:00Z", cwd: "/w" }, now)).toEqual({ title: "Fix it", updated: "3 hr. ago" });
     expect(pastSessionRow({ agentSessionId: "0123456789", title: null, updatedAt: null, cwd: "/w" }, now)).toEqual({ title: "Untitled session 01234567", updated: "" });
   });
 

@@ -1,9 +1,11 @@
+import SlidersHorizontal from "lucide-solid/icons/sliders-horizontal";
+import Users from "lucide-solid/icons/users";
 import { A, useNavigate, useParams } from "@solidjs/router";
 import ArrowDown from "lucide-solid/icons/arrow-down";
 import ArrowLeft from "lucide-solid/icons/arrow-left";
 import CloudOff from "lucide-solid/icons/cloud-off";
 import Eye from "lucide-solid/icons/eye";
-import { createEffect, createResource, createSignal, type JSX, lazy, onCleanup, Show } from "solid-js";
+import { createEffect, createResource, createSignal, type JSX, lazy, onCleanup, Show, Suspense } from "solid-js";
 import { api } from "../lib/api";
 import { warmMarkdown } from "../lib/create-markdown";
 import { shortPath } from "../lib/format";
@@ -16,11 +18,9 @@ import { errorText, makeSessionActions } from "../session/session-actions";
 import { createTabAttention } from "../push/create-tab-attention";
 import { attentionTitle } from "../push/tab-attention";
 import { DroppedOffer } from "./DroppedOffer";
-import { MembersPanel } from "./MembersPanel";
 import { QueueChips } from "./QueueChips";
 import { Sender } from "./Sender";
 import { SessionSearch } from "./SessionSearch";
-import { SessionSettings } from "./SessionSettings";
 import { ConnectionBadge, SessionStatusBadge } from "./StatusBadges";
 import { Toasts } from "./Toasts";
 import { Transcript } from "./Transcript";
@@ -29,6 +29,9 @@ import { Transcript } from "./Transcript";
 const EnableNotificationsPrompt = lazy(() => import("./EnableNotificationsPrompt").then((m) => ({ default: m.EnableNotificationsPrompt })));
 
 /** Shown only when the agent needs a login first: loaded then. */
+/** The header's members and settings panels load after the first paint: the session page's initial JS is near its budget. */
+const MembersPanel = lazy(() => import("./MembersPanel").then((m) => ({ default: m.MembersPanel })));
+const SessionSettings = lazy(() => import("./SessionSettings").then((m) => ({ default: m.SessionSettings })));
 const AuthHelp = lazy(() => import("./AuthHelp").then((m) => ({ default: m.AuthHelp })));
 
 /** How long a reconnect may fail before we ask the API whether we still have access. */
@@ -157,8 +160,15 @@ function Session(props: { id: string }) {
             </span>
           </Show>
           <SessionSearch sessionId={props.id} ask={search} reveal={reveal} />
-          <Show when={state.viewer}>{(v) => <MembersPanel sessionId={props.id} role={v().role} selfId={v().id} />}</Show>
           <Show when={state.viewer}>
+            {(v) => (
+              <Suspense fallback={<HeaderButtonPlaceholder label="Members" icon={<Users size={18} />} />}>
+                <MembersPanel sessionId={props.id} role={v().role} selfId={v().id} />
+              </Suspense>
+            )}
+          </Show>
+          <Show when={state.viewer}>
+            <Suspense fallback={<HeaderButtonPlaceholder label="Session settings" icon={<SlidersHorizontal size={18} />} />}>
             <SessionSettings
               sessionId={props.id}
               queue={state.config && canAct() ? { queueDepth: state.config.queueDepth, mergeQueued: state.config.mergeQueued } : null}
@@ -166,6 +176,7 @@ function Session(props: { id: string }) {
               canFork={state.viewer?.role === "owner"}
               onChange={(s) => void actions.settings(s)}
             />
+            </Suspense>
           </Show>
           <SessionStatusBadge state={state.status} turnActive={state.turnActive} message={state.statusMessage} />
           <ConnectionBadge state={state.connection} onRetry={() => socket.reconnect()} />
@@ -270,6 +281,17 @@ function Session(props: { id: string }) {
           onSelect={(spec, v) => void actions.setConfig(spec, v)}
         />
       </footer>
+    </div>
+  );
+}
+
+/** A header button's place while its panel's code loads (same size: nothing moves when it arrives). */
+function HeaderButtonPlaceholder(props: { label: string; icon: JSX.Element }) {
+  return (
+    <div class="settings">
+      <button class="icon-btn" aria-label={props.label} title={props.label} disabled>
+        {props.icon}
+      </button>
     </div>
   );
 }
