@@ -15,6 +15,7 @@ let foreign: Server;
 let foreignUrl: string;
 
 const e2e = useStackAndBrowser({
+  shared: true,
   async setup() {
     // Another local origin: a page that frames Baton and reads its API.
     const port = await freePort();
