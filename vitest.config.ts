@@ -14,7 +14,7 @@ export default defineConfig({
         test: {
           name: "unit",
           environment: "node",
-          include: ["shared/**/*.test.ts", "worker/**/*.test.ts", "daemon/**/*.test.ts", "test/daemon/**/*.test.ts", "test/fake-model/**/*.test.ts", "test/build/**/*.test.ts"],
+          include: ["shared/**/*.test.ts", "worker/**/*.test.ts", "daemon/**/*.test.ts", "test/daemon/**/*.test.ts", "test/fake-model/**/*.test.ts", "test/build/**/*.test.ts", "test/*.test.ts"],
           testTimeout: 30_000,
         },
       },
