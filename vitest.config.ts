@@ -26,6 +26,8 @@ export default defineConfig({
           environment: "jsdom",
           include: ["client/**/*.test.{ts,tsx}"],
           setupFiles: ["client/test-setup.ts"],
+          // As unit and worker: a file's first test carries its first render's imports, past 5 s on a loaded 2-core machine.
+          testTimeout: 30_000,
         },
       },
       {

@@ -4,6 +4,13 @@ import { join } from "node:path";
 import { type Browser, type BrowserContext, type BrowserContextOptions, type BrowserServer, chromium, devices, type Page } from "playwright-core";
 import { inject } from "vitest";
 
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The e2e project's Chromium: its WebSocket endpoint (playwright's browser server, test/e2e/global-setup.ts). */
+    sharedBrowser: string;
+  }
+}
+
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const SHOTS = join(process.cwd(), "test", "e2e", "__screenshots__");
 

@@ -25,8 +25,6 @@ export type SharedStackState = z.infer<typeof sharedStackState>;
 declare module "vitest" {
   export interface ProvidedContext {
     sharedStack: SharedStackInfo;
-    /** The shared Chromium's WebSocket endpoint (playwright's browser server). */
-    sharedBrowser: string;
   }
 }
 
