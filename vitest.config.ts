@@ -14,7 +14,7 @@ export default defineConfig({
         test: {
           name: "unit",
           environment: "node",
-          include: ["shared/**/*.test.ts", "worker/**/*.test.ts", "daemon/**/*.test.ts", "test/daemon/**/*.test.ts", "test/fake-model/**/*.test.ts", "test/build/**/*.test.ts", "test/scripts/**/*.test.ts"],
+          include: ["shared/**/*.test.ts", "worker/**/*.test.ts", "daemon/**/*.test.ts", "test/daemon/**/*.test.ts", "test/fake-model/**/*.test.ts", "test/build/**/*.test.ts", "test/scripts/**/*.test.ts", "test/*.test.ts"],
           testTimeout: 30_000,
         },
       },
@@ -26,6 +26,8 @@ export default defineConfig({
           environment: "jsdom",
           include: ["client/**/*.test.{ts,tsx}"],
           setupFiles: ["client/test-setup.ts"],
+          // As unit and worker: a file's first test carries its first render's imports, past 5 s on a loaded 2-core machine.
+          testTimeout: 30_000,
         },
       },
       {

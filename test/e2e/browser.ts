@@ -1,7 +1,15 @@
 /** Debian Chromium driven by playwright-core (no downloaded browser). */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, devices, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type BrowserContextOptions, type BrowserServer, chromium, devices, type Page } from "playwright-core";
+import { inject } from "vitest";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The e2e project's Chromium: its WebSocket endpoint (playwright's browser server, test/e2e/global-setup.ts). */
+    sharedBrowser: string;
+  }
+}
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const SHOTS = join(process.cwd(), "test", "e2e", "__screenshots__");
@@ -17,9 +25,17 @@ const ARGS = [
   "--disable-quic",
 ];
 
+/** A Chromium for this file: a connection to the e2e project's shared one (test/e2e/global-setup.ts), else its own. */
 export async function launch(): Promise<Browser> {
   mkdirSync(SHOTS, { recursive: true });
-  return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const shared = inject("sharedBrowser");
+  // Closing a connected Browser closes its contexts and the connection, not the shared browser.
+  return shared ? chromium.connect(shared) : chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}
+
+/** The e2e project's one Chromium, for its files to connect to. */
+export async function launchServer(): Promise<BrowserServer> {
+  return chromium.launchServer({ executablePath: CHROMIUM, args: ARGS });
 }
 
 /** A profile on disk (not incognito): what installability checks need. */

@@ -1,8 +1,18 @@
 /** The local stack (and Chromium) one e2e test file shares: started in its beforeAll, stopped in its afterAll. */
+import { readFileSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";
 import { launch } from "./browser";
-import { type Stack, startTestStack, type TestStackOptions } from "./support";
+import { type SharedStackState, sharedStackState } from "./global-setup";
+import { type Stack, startTestStack, type TestStackOptions, waitFor } from "./support";
+
+/**
+ * How long a file waits for the shared stack, which starts in the background with the run (a stale client
+ * build first): a first file run alone on a loaded 2-core machine can wait for all of it.
+ */
+const SHARED_STACK_WAIT_MS = 240_000;
+/** A shared file's own set-up after that wait (the project's hookTimeout). */
+const SHARED_SETUP_MS = 120_000;
 
 export type FileStackOptions = {
   /** Use the project's one stack (test/e2e/global-setup.ts) instead of starting one: for files that only need Baton up. */
@@ -47,12 +57,11 @@ function useFileStack(withBrowser: boolean, opts: FileStackOptions): FileStackAn
     const daemonEnv = typeof opts.daemonEnv === "function" ? opts.daemonEnv() : opts.daemonEnv;
     if (opts.shared) {
       if (daemonEnv || opts.stack) throw new Error("a shared stack takes no daemonEnv or stack options: start the file's own");
-      stack = sharedStack();
-      if (withBrowser) browser = await launch();
+      [stack, browser] = await Promise.all([sharedStack(), withBrowser ? launch() : undefined]);
     } else if (withBrowser) [stack, browser] = await Promise.all([startTestStack(daemonEnv, opts.stack), launch()]);
     else stack = await startTestStack(daemonEnv, opts.stack);
     await opts.setup?.();
-  }, opts.timeout);
+  }, opts.shared ? Math.max(opts.timeout ?? 0, SHARED_STACK_WAIT_MS + SHARED_SETUP_MS) : opts.timeout);
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();
@@ -61,9 +70,19 @@ function useFileStack(withBrowser: boolean, opts: FileStackOptions): FileStackAn
   return started;
 }
 
-/** The project's stack as a file sees it: its address and token; it is stopped by the global teardown, not by a file. */
-function sharedStack(): Stack {
-  const { url, token } = inject("sharedStack");
+/** The project's stack as a file sees it, once up: its address and token; it is stopped by the global teardown, not by a file. */
+async function sharedStack(): Promise<Stack> {
+  const { file } = inject("sharedStack");
+  const read = (): SharedStackState | null => {
+    try {
+      return sharedStackState.parse(JSON.parse(readFileSync(file, "utf8")));
+    } catch {
+      return null; // not written yet, or half written
+    }
+  };
+  const state = await waitFor(read, "the shared e2e stack (test/e2e/global-setup.ts)", SHARED_STACK_WAIT_MS);
+  if ("error" in state) throw new Error(`the shared e2e stack did not start: ${state.error}`);
+  const { url, token } = state;
   const own = (what: string) => new Error(`the shared stack cannot ${what}: give the file its own (useStack without shared)`);
   return {
     url,

@@ -15,6 +15,7 @@ let foreign: Server;
 let foreignUrl: string;
 
 const e2e = useStackAndBrowser({
+  shared: true,
   async setup() {
     // Another local origin: a page that frames Baton and reads its API.
     const port = await freePort();
@@ -118,39 +119,6 @@ describe("local stack security", () => {
       await waitFor(() => /rejected the machine token|401/i.test(lines.join("")), "the daemon reports the refused token", 30_000);
     } finally {
       child.kill("SIGKILL");
-    }
-  });
-
-  // Last in this file: it leaves the stack's machine to the daemon started here.
-  it("two daemons on one token do not flap: the replaced one says once which daemon took over and stands by", async () => {
-    const start = (name: string) => {
-      const lines: string[] = [];
-      const child = spawn(process.execPath, [join(import.meta.dirname, "..", "..", "daemon", "bin", "baton.mjs"), "daemon", "--server", e2e.stack.url, "--root", tmpdir()], {
-        env: { ...process.env, BATON_TOKEN: e2e.stack.token, BATON_CAPABILITIES_FILE: join(tmpdir(), `baton-caps-${name}-${process.pid}.json`) },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      child.stdout.on("data", (d) => lines.push(...String(d).split("\n").filter(Boolean)));
-      child.stderr.on("data", (d) => lines.push(...String(d).split("\n").filter(Boolean)));
-      return { child, lines, text: () => lines.join("\n") };
-    };
-    const first = start("first");
-    let second: ReturnType<typeof start> | null = null;
-    try {
-      await waitFor(() => /connected to/.test(first.text()), "the first daemon connected", 30_000);
-      second = start("second");
-      const other = second;
-      await waitFor(() => /took it over/.test(first.text()), "the first daemon is told it was replaced", 30_000);
-      // Long enough for the old behaviour (reconnect in ~0.3 s, evict the other, …) to flap many times.
-      await new Promise((r) => setTimeout(r, 5_000));
-      const told = first.lines.filter((l) => /took it over/.test(l));
-      expect(told).toHaveLength(1);
-      expect(told[0]).toContain(`pid ${other.child.pid}`);
-      expect(first.lines.filter((l) => /tunnel closed|reconnecting/.test(l))).toEqual([]);
-      expect(other.lines.filter((l) => /connected to/.test(l))).toHaveLength(1);
-      expect(other.lines.filter((l) => /tunnel closed|took it over|reconnecting/.test(l))).toEqual([]);
-    } finally {
-      first.child.kill("SIGKILL");
-      second?.child.kill("SIGKILL");
     }
   });
 });

@@ -1,5 +1,8 @@
 // The product path end to end without a browser: viewer socket → SessionRoom → Machine → tunnel →
 // real `baton daemon` process → real demo agent subprocess over stdio, and back.
+import { spawn } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { figure } from "../figure";
 import { useStack } from "./file-stack";
@@ -147,5 +150,38 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
     expect(v.ofKind("user_message").map((m) => m.id)).toEqual(["g1", "g2"]);
     figure("daemon SIGTERM mid-turn (real stack)", "1 restart", "session resumed, queued prompt ran once", Date.now() - t0);
     v.close();
+  });
+
+  // Last in this file (its own stack): it leaves the stack's machine to the daemons started here.
+  it("two daemons on one token do not flap: the replaced one says once which daemon took over and stands by", async () => {
+    const start = (name: string) => {
+      const lines: string[] = [];
+      const child = spawn(process.execPath, [join(import.meta.dirname, "..", "..", "daemon", "bin", "baton.mjs"), "daemon", "--server", e2e.stack.url, "--root", tmpdir()], {
+        env: { ...process.env, BATON_TOKEN: e2e.stack.token, BATON_CAPABILITIES_FILE: join(tmpdir(), `baton-caps-${name}-${process.pid}.json`) },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      child.stdout.on("data", (d) => lines.push(...String(d).split("\n").filter(Boolean)));
+      child.stderr.on("data", (d) => lines.push(...String(d).split("\n").filter(Boolean)));
+      return { child, lines, text: () => lines.join("\n") };
+    };
+    const first = start("first");
+    let second: ReturnType<typeof start> | null = null;
+    try {
+      await waitFor(() => /connected to/.test(first.text()), "the first daemon connected", 30_000);
+      second = start("second");
+      const other = second;
+      await waitFor(() => /took it over/.test(first.text()), "the first daemon is told it was replaced", 30_000);
+      // Long enough for the old behaviour (reconnect in ~0.3 s, evict the other, …) to flap many times.
+      await new Promise((r) => setTimeout(r, 5_000));
+      const told = first.lines.filter((l) => /took it over/.test(l));
+      expect(told).toHaveLength(1);
+      expect(told[0]).toContain(`pid ${other.child.pid}`);
+      expect(first.lines.filter((l) => /tunnel closed|reconnecting/.test(l))).toEqual([]);
+      expect(other.lines.filter((l) => /connected to/.test(l))).toHaveLength(1);
+      expect(other.lines.filter((l) => /tunnel closed|took it over|reconnecting/.test(l))).toEqual([]);
+    } finally {
+      first.child.kill("SIGKILL");
+      second?.child.kill("SIGKILL");
+    }
   });
 });

@@ -1,0 +1,58 @@
+// `npm test`: the type checks and every vitest project, arranged so a 2-core machine stays busy. The projects
+// that wait on real processes take most of the time and little CPU, each one file at a time: e2e (the local
+// stack and Chromium) and agents (Claude Code and Codex against the fake model) run as two vitest runs side by
+// side; the CPU-bound projects (unit, client, the workerd ones) run in a third beside them, a step lower in
+// priority, and the type checks beside all three at that same priority. Each vitest prints one
+// line per finished file and writes a blob report; their merge prints the full report once (errors, console
+// output, the slowest ten files, then the summary with "Tests N passed"). Extra arguments go to every vitest
+// run (`npm test -- -t pattern`).
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { setNiceness, TS_PROJECTS, typecheck } from "./typecheck.mjs";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const VITEST = join(ROOT, "node_modules", "vitest", "vitest.mjs");
+
+/** The vitest runs: the waiting projects at our priority, the CPU-bound ones just below (the e2e timing checks keep their headroom). */
+const RUNS = [
+  { name: "e2e", projects: ["e2e"], niceness: 0 },
+  { name: "agents", projects: ["agents"], niceness: 0 },
+  { name: "cpu", projects: ["unit", "client", "worker", "worker-access", "worker-builtin", "worker-push"], niceness: 3 },
+];
+/** The type checks share with the CPU-bound run (lower, they became the tail on a loaded machine). */
+const TYPECHECK_NICENESS = 3;
+
+const extra = process.argv.slice(2);
+/** A filter (`npm test -- some.test.ts`) may leave one of the runs without files: that is not a failure. */
+const filtered = extra.length ? ["--passWithNoTests"] : [];
+const blobs = mkdtempSync(join(tmpdir(), "baton-test-reports-"));
+
+function run(args, niceness = 0) {
+  return new Promise((res) => {
+    const child = spawn(process.execPath, [VITEST, ...args], { cwd: ROOT, stdio: "inherit" });
+    if (niceness) setNiceness(child.pid, niceness);
+    child.on("error", (err) => {
+      console.error(err);
+      res(1);
+    });
+    child.on("close", (code, signal) => res(code ?? (signal ? 1 : 0)));
+  });
+}
+
+const started = Date.now();
+const checking = typecheck({ parallel: 1, niceness: TYPECHECK_NICENESS });
+const codes = await Promise.all(
+  RUNS.map(({ name, projects, niceness }) =>
+    run(["run", ...projects.flatMap((p) => ["--project", p]), "--reporter=./test/progress-reporter.ts", "--reporter=blob", `--outputFile.blob=${join(blobs, `${name}.json`)}`, ...filtered, ...extra], niceness),
+  ),
+);
+const failedChecks = await checking;
+for (const f of failedChecks) process.stderr.write(`\ntsc -p ${f.project}:\n${f.output}`);
+console.log(`\ntypecheck: ${failedChecks.length ? `${failedChecks.length} of ${TS_PROJECTS.length} projects FAILED` : `${TS_PROJECTS.length} projects clean`}`);
+console.log(`tests and type checks ran in ${((Date.now() - started) / 1000).toFixed(0)} s; the report:`);
+const merged = await run(["--merge-reports", blobs, "--reporter=./test/slowest-files-reporter.ts", "--reporter=default"]);
+rmSync(blobs, { recursive: true, force: true });
+process.exitCode = failedChecks.length || merged || codes.some((c) => c !== 0) ? 1 : 0;
