@@ -14,6 +14,7 @@ import WebSocket from "ws";
 import { CLOSE_UPGRADE_REQUIRED, TUNNEL_PROTOCOL_VERSION } from "../../shared/protocol-version";
 import { TUNNEL_TOKEN_HEADER } from "../../shared/tunnel-protocol";
 import { DESKTOP, launch, PHONE, shot, SHOTS } from "./browser";
+import { onFreePort } from "./port-retry";
 import { FAST_DEMO, freePort, waitFor } from "./support";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -40,10 +41,9 @@ const children: ChildProcess[] = [];
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "baton-pkg-"));
   node = oldestNode();
-  const port = await freePort();
   [stack, browser] = await Promise.all([
     // No auto-paired daemon: the one under test pairs itself.
-    startStack({ port, stateDir: join(work, "state"), quiet: !process.env.E2E_VERBOSE, daemon: false }),
+    onFreePort<typeof stack>((port) => startStack({ port, stateDir: join(work, "state"), quiet: !process.env.E2E_VERBOSE, daemon: false }), freePort),
     launch(),
   ]);
 }, 180_000);

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain .mjs module without types
 import { startDaemonProcess, startStack } from "../../scripts/dev-stack.mjs";
 import { DESKTOP, launch, PHONE, shot } from "./browser";
+import { onFreePort } from "./port-retry";
 import { freePort, waitFor } from "./support";
 
 const EMAIL = "e2e@example.com";
@@ -31,22 +32,25 @@ beforeAll(async () => {
   });
   const mailPort = await freePort();
   await new Promise<void>((r) => mailServer.listen(mailPort, "127.0.0.1", r));
-  const port = await freePort();
   [stack, browser] = await Promise.all([
-    startStack({
-      port,
-      stateDir: `${tmpdir()}/baton-e2e-auth-${port}`,
-      quiet: !process.env.E2E_VERBOSE,
-      daemon: false,
-      serverEnv: {
-        BATON_VAR_AUTH_MODE: "builtin",
-        BATON_VAR_AUTH_SECRET: "e2e-secret-0123456789abcdef",
-        BATON_VAR_BUILTIN_ALLOWED_EMAILS: EMAIL,
-        BATON_VAR_MAIL_API_URL: `http://127.0.0.1:${mailPort}/send`,
-        BATON_VAR_MAIL_API_KEY: "e2e-key",
-        BATON_VAR_MAIL_FROM: "baton@example.com",
-      },
-    }),
+    onFreePort<typeof stack>(
+      (port) =>
+        startStack({
+          port,
+          stateDir: `${tmpdir()}/baton-e2e-auth-${port}`,
+          quiet: !process.env.E2E_VERBOSE,
+          daemon: false,
+          serverEnv: {
+            BATON_VAR_AUTH_MODE: "builtin",
+            BATON_VAR_AUTH_SECRET: "e2e-secret-0123456789abcdef",
+            BATON_VAR_BUILTIN_ALLOWED_EMAILS: EMAIL,
+            BATON_VAR_MAIL_API_URL: `http://127.0.0.1:${mailPort}/send`,
+            BATON_VAR_MAIL_API_KEY: "e2e-key",
+            BATON_VAR_MAIL_FROM: "baton@example.com",
+          },
+        }),
+      freePort,
+    ),
     launch(),
   ]);
 });

@@ -10,6 +10,7 @@ import type { AckFrameOf, ClientOp, ClientOpName, ErrorFrame, ServerFrame, Sessi
 import { framesOf } from "../../shared/fold";
 // @ts-expect-error plain .mjs module without types
 import { startStack } from "../../scripts/dev-stack.mjs";
+import { onFreePort } from "./port-retry";
 
 export type Stack = {
   url: string;
@@ -52,7 +53,6 @@ export type TestStackOptions = {
 
 export async function startTestStack(daemonEnv: Record<string, string> = FAST_DEMO, opts: TestStackOptions = {}): Promise<Stack> {
   const stateDir = mkdtempSync(join(tmpdir(), "baton-e2e-"));
-  const port = await freePort();
   // Capabilities the daemon learns stay with this stack, not in the user's ~/.config/baton.
   const env: Record<string, string> = { BATON_CAPABILITIES_FILE: join(stateDir, "agent-capabilities.json"), ...daemonEnv };
   if (opts.noLoadAgent) {
@@ -64,18 +64,21 @@ export async function startTestStack(daemonEnv: Record<string, string> = FAST_DE
     writeFileSync(config, JSON.stringify({ agents: [agent] }));
     env.BATON_CONFIG = config;
   }
-  const proxy = opts.tunnelProxy ? await startTcpRelay(port) : null;
-  const stack = await startStack({
-    port,
-    stateDir,
-    quiet: !process.env.E2E_VERBOSE,
-    daemonEnv: env,
-    roots: [tmpdir()],
-    daemonServer: proxy ? `http://127.0.0.1:${proxy.port}` : undefined,
-  }).catch(async (err: unknown) => {
-    await proxy?.close();
-    throw err;
-  });
+  const { stack, proxy } = await onFreePort(async (port) => {
+    const proxy = opts.tunnelProxy ? await startTcpRelay(port) : null;
+    const stack = await startStack({
+      port,
+      stateDir,
+      quiet: !process.env.E2E_VERBOSE,
+      daemonEnv: env,
+      roots: [tmpdir()],
+      daemonServer: proxy ? `http://127.0.0.1:${proxy.port}` : undefined,
+    }).catch(async (err: unknown) => {
+      await proxy?.close();
+      throw err;
+    });
+    return { stack, proxy };
+  }, freePort);
   return {
     ...stack,
     cutTunnel() {
