@@ -13,12 +13,12 @@ import { Fate, type RoomStore } from "./room-store";
 
 /** The current offer (what viewers see). */
 export function currentOffer(store: RoomStore): QueueEntry[] {
-  return store.getMeta("dropped_offer") ?? [];
+  return store.state()?.droppedOffer ?? [];
 }
 
 /** Stop dropped `entries`: they become the offer (a Stop that dropped nothing leaves it as it is). */
 export function offerDropped(store: RoomStore, entries: QueueEntry[]): void {
-  if (entries.length) store.setMeta("dropped_offer", entries);
+  if (entries.length) store.update((s) => ({ ...s, droppedOffer: entries }));
 }
 
 /**
@@ -51,6 +51,6 @@ function removeFromOffer(store: RoomStore, leaves: (e: QueueEntry) => boolean): 
   const offer = currentOffer(store);
   const rest = offer.filter((e) => !leaves(e));
   if (rest.length === offer.length) return false;
-  store.setMeta("dropped_offer", rest.length ? rest : null);
+  store.update((s) => ({ ...s, droppedOffer: rest }));
   return true;
 }

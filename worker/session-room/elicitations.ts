@@ -17,10 +17,9 @@ import {
   type SessionEvent,
 } from "../../shared/viewer-protocol";
 import type { RoomStore } from "./room-store";
+import type { OpenElicitations, PendingElicitation } from "./room-state";
 
-export type PendingElicitation = { requestedSchema: Record<string, unknown> };
-/** requestId → the open form. */
-export type OpenElicitations = Readonly<Record<string, PendingElicitation>>;
+export type { OpenElicitations, PendingElicitation };
 
 export function openElicitation(open: OpenElicitations, requestId: string, requestedSchema: Record<string, unknown>): OpenElicitations {
   return requestId in open ? open : { ...open, [requestId]: { requestedSchema } };
@@ -68,17 +67,20 @@ type ElicitationRespond = Extract<ClientOp, { op: "elicitation.respond" }>;
 /** Answered form ids remembered so a late second answer hears "already resolved", not "no such request". */
 const RESOLVED_ELICITATIONS_KEPT = 64;
 
-const openOf = (store: RoomStore): OpenElicitations => store.getMeta("elicitations") ?? {};
+const openOf = (store: RoomStore): OpenElicitations => store.state()?.elicitations ?? {};
 
 export function elicitationRequested(store: RoomStore, emit: Emit, e: ElicitationRequest): void {
-  store.setMeta("elicitations", openElicitation(openOf(store), e.requestId, e.requestedSchema));
+  store.update((s) => ({ ...s, elicitations: openElicitation(s.elicitations, e.requestId, e.requestedSchema) }));
   emit({ kind: "elicitation_request", requestId: e.requestId, message: e.message, requestedSchema: e.requestedSchema, toolCallId: e.toolCallId ?? null });
 }
 
 /** Closes an open form and logs how (`by` null: cancelled by the turn's end, Stop or the agent). */
 function resolve(store: RoomStore, emit: Emit, requestId: string, action: ElicitationAction, content: ElicitationContent | undefined, by: Author | null): void {
-  store.setMeta("elicitations", closeElicitation(openOf(store), requestId));
-  store.setMeta("elicitations_resolved", [...(store.getMeta("elicitations_resolved") ?? []), requestId].slice(-RESOLVED_ELICITATIONS_KEPT));
+  store.update((s) => ({
+    ...s,
+    elicitations: closeElicitation(s.elicitations, requestId),
+    elicitationsResolved: [...s.elicitationsResolved, requestId].slice(-RESOLVED_ELICITATIONS_KEPT),
+  }));
   emit({ kind: "elicitation_resolved", requestId, action, ...(content ? { content } : {}), by });
 }
 
@@ -98,7 +100,7 @@ export type ElicitationAnswer =
 
 /** A viewer's answer: refused (unknown form / invalid content), too late, or the winner (resolved here, to forward). */
 export function answerElicitation(store: RoomStore, emit: Emit, by: Author, op: ElicitationRespond, sessionId: string): ElicitationAnswer {
-  const known = (store.getMeta("elicitations_resolved") ?? []).includes(op.requestId);
+  const known = (store.state()?.elicitationsResolved ?? []).includes(op.requestId);
   const verdict = judgeAnswer(openOf(store), known, op.requestId, op.action, op.content);
   switch (verdict.kind) {
     case "unknown":

@@ -42,7 +42,8 @@ import {
   type Viewer,
 } from "../../shared/viewer-protocol";
 import type { DispatchOptions, DispatchResult, MachineStatus } from "../machine/dispatch-result";
-import { configCommand, configState, type ConfigOp, DEFAULT_SETTINGS, roomSettings, settingsAfter } from "./config-rules";
+import { configCommand, configState, type ConfigOp, roomSettings, settingsAfter } from "./config-rules";
+import { agentSessionOf, type Canceller, initialRoomState, resumeFromOf, type RoomState, startKindOf, type TurnPhase } from "./room-state";
 import { answerElicitation, cancelOpenElicitations, elicitationRequested, elicitationWithdrawn } from "./elicitations";
 import { claimDropped, clearOffer, currentOffer, offerDropped, requeueAdmitted } from "./dropped-offer";
 import { lastAgentText, type PushEvent } from "../push/notify-rules";
@@ -120,13 +121,9 @@ export class RoomCore {
   /** Creates the session (idempotent) and asks the machine to open it. */
   async init(meta: SessionMeta, start?: RoomStart): Promise<void> {
     if (this.store.session()) return;
-    this.store.setMeta("session", meta);
-    this.store.setMeta("settings", DEFAULT_SETTINGS);
-    this.store.setMeta("machine_online", true);
     // Issue 26: bound to an existing agent session (import / fork; room-start.ts).
+    this.store.save(initialRoomState(meta, start));
     if (start) {
-      this.store.setMeta("resume_from", start.agentSessionId);
-      this.store.setMeta("start_kind", start.kind);
       const seed = readSeed(start.seedJson);
       this.store.beginRun(); // the copied rows: one log row, written in this step
       for (const event of seed ?? [{ kind: "notice", level: "warn", text: "The original session's rows could not be copied." }] satisfies SessionEvent[]) this.emit(event);
@@ -138,7 +135,7 @@ export class RoomCore {
   /** Issue 26: this room's transcript for a fork (room-start.ts `forkableEvents`); the room is not changed. */
   forkSource(maxBytes: number): { eventsJson: string; truncated: boolean; agentSessionId: string | null } {
     const { events, truncated } = forkableEvents(this.store.allEvents(), maxBytes);
-    return { eventsJson: JSON.stringify(events), truncated, agentSessionId: this.store.getMeta("agent_session_id") ?? this.store.getMeta("resume_from") };
+    return { eventsJson: JSON.stringify(events), truncated, agentSessionId: agentSessionOf(this.state()) };
   }
 
   info(): { exists: boolean; status: SessionStatusEvent; queueLength: number; headSeq: number } {
@@ -195,7 +192,7 @@ export class RoomCore {
         return this.onElicitation(viewer, op, reply);
       case "settings.set": {
         const settings = settingsAfter(roomSettings(this.store), op);
-        this.store.setMeta("settings", settings);
+        this.store.update((s) => ({ ...s, settings }));
         this.emit({ kind: "config_state", config: configState(this.store) });
         return reply.ack(op, { outcome: "saved", settings });
       }
@@ -239,12 +236,12 @@ export class RoomCore {
   private async admitSend(m: Message): Promise<SendOutcome> {
     const fail = (code: ErrorCode, message: string): SendOutcome => ({ ok: false, code, message });
     if (!this.store.session()) return fail(ErrorCode.NOT_FOUND, "no such session");
-    const failed = this.store.getMeta("failed");
-    if (failed) return fail(ErrorCode.SESSION_NOT_READY, `the agent session failed: ${failed}`);
+    const agent = this.state().agent;
+    if (agent.phase === "failed") return fail(ErrorCode.SESSION_NOT_READY, `the agent session failed: ${agent.message}`);
     const turn = this.store.turn();
     if (!this.machineOnline() && !turn) return fail(ErrorCode.MACHINE_OFFLINE, "the machine is offline; the message was not sent");
 
-    const ready = this.store.getMeta("agent_session_id") !== null;
+    const ready = agent.phase === "ready";
     if (turn !== null || !ready) {
       const full = queueFullReason(this.store, roomSettings(this.store).queueDepth) ?? queueBytesExceeded(this.store.queue(), m.id, m.blocks);
       if (full) return fail(ErrorCode.QUEUE_FULL, full);
@@ -265,15 +262,15 @@ export class RoomCore {
    */
   private async startTurn(entries: QueueEntry[], fromQueue: boolean, actorId: string | null): Promise<DispatchResult> {
     const turnId = this.port.newId();
-    this.store.setTurn({ turnId, messageId: entries[0]!.id, startedAt: this.port.now(), cancelRequested: false });
-    this.store.setMeta("turn_pending", { turnId, entries, fromQueue, actorId });
+    const reserved = { phase: "reserved", turnId, messageId: entries[0]!.id, startedAt: this.port.now(), entries, fromQueue, actorId, cancelledBy: null } as const;
+    this.store.update((s) => ({ ...s, turn: reserved }));
     return this.forwardReserved(turnId);
   }
 
   /** Forwards the reserved turn's prompt (again, after a reset: same turnId, the daemon runs it once). */
   private async forwardReserved(turnId: string): Promise<DispatchResult> {
     const session = this.store.session()!;
-    const pending = this.store.getMeta("turn_pending")!;
+    const pending = this.reservation(turnId)!;
     const first = pending.entries[0]!;
     const blocks = pending.entries.length === 1 ? first.blocks : mergePrompts(pending.entries.map((m) => m.blocks));
     const forward = this.dispatch(
@@ -288,8 +285,7 @@ export class RoomCore {
       if (this.inflight === forward) this.inflight = null;
     }
     if (!res.ok) {
-      if (this.store.turn()?.turnId === turnId) this.store.setTurn(null);
-      if (this.store.getMeta("turn_pending")?.turnId === turnId) this.store.setMeta("turn_pending", null);
+      if (this.store.turn()?.turnId === turnId) this.setIdle();
       return res;
     }
     this.confirmTurn(turnId);
@@ -301,9 +297,10 @@ export class RoomCore {
    * first): its messages are settled and echoed, once. False if `turnId` is not the one awaiting this.
    */
   private confirmTurn(turnId: string): boolean {
-    const pending = this.store.getMeta("turn_pending");
-    if (!pending || pending.turnId !== turnId) return false;
-    this.store.setMeta("turn_pending", null);
+    const pending = this.reservation(turnId);
+    if (!pending) return false;
+    const { cancelledBy, entries: _entries, fromQueue: _fromQueue, actorId: _actorId, phase: _phase, ...facts } = pending;
+    this.store.update((s) => ({ ...s, turn: cancelledBy ? { ...facts, phase: "cancelling", cancelledBy } : { ...facts, phase: "running" } }));
     const { entries, fromQueue, actorId } = pending;
     for (const e of entries) this.store.settle(e.id, Fate.sent, { queued: fromQueue });
     if (fromQueue) this.emitQueue(true);
@@ -313,10 +310,10 @@ export class RoomCore {
     this.emitStatus();
     const sessionId = this.sessionId();
     this.port.directoryActivity(sessionId, at);
-    if (this.store.getMeta("first_prompt") === null) {
+    if (this.state().firstPrompt === null) {
       const line = firstPromptLine(entries[0]!.blocks);
       if (line) {
-        this.store.setMeta("first_prompt", line);
+        this.store.update((s) => ({ ...s, firstPrompt: line }));
         this.port.directoryTitle(sessionId, { firstPrompt: line });
       }
     }
@@ -333,9 +330,8 @@ export class RoomCore {
    */
   private recoverReservation(): Promise<void> | void {
     if (this.recovering) return this.recovering;
-    const pending = this.store.getMeta("turn_pending");
+    const pending = this.reservation();
     if (!pending || this.inflight) return;
-    if (this.store.turn()?.turnId !== pending.turnId) return void this.store.setMeta("turn_pending", null);
     this.recovering = (async () => {
       try {
         const res = await this.forwardReserved(pending.turnId);
@@ -352,9 +348,9 @@ export class RoomCore {
 
   /** The daemon's turns are gone: a reservation never confirmed goes back to the head of the queue (it runs on reopen). */
   private requeueUnconfirmed(): void {
-    const pending = this.store.getMeta("turn_pending");
+    const pending = this.reservation();
     if (!pending) return;
-    this.store.setMeta("turn_pending", null);
+    this.store.update((s) => ({ ...s, turn: { phase: "running", turnId: pending.turnId, messageId: pending.messageId, startedAt: pending.startedAt } }));
     this.requeue(pending.entries);
   }
 
@@ -367,8 +363,7 @@ export class RoomCore {
 
   /** On busy→idle: forward the head of the queue (or all of it, merged); `actorId`: who caused the flush, if a person did. */
   private async maybeFlush(actorId: string | null = null): Promise<void> {
-    if (this.store.turn() || !this.machineOnline() || this.store.getMeta("agent_session_id") === null) return;
-    if (this.store.getMeta("failed")) return;
+    if (this.store.turn() || !this.machineOnline() || this.state().agent.phase !== "ready") return;
     const ready = this.store.queue().filter((e) => e.state === "queued");
     if (!ready.length) return;
     const take = roomSettings(this.store).mergeQueued ? ready : [ready[0]!];
@@ -446,7 +441,7 @@ export class RoomCore {
     const turn = this.store.turn();
     if (dropped.length || turn) this.emit({ kind: "queue_state", entries: [], flushed: false, dropped });
     if (!turn) return reply.ack(op, { outcome: "idle", dropped });
-    this.store.setTurn({ ...turn, cancelRequested: true, cancelledBy: turn.cancelledBy ?? { id: viewer.id, name: viewer.name } });
+    this.store.update((s) => ({ ...s, turn: cancelRequested(s.turn, { id: viewer.id, name: viewer.name }) }));
     await this.dispatch({ t: "cancel", sessionId: this.sessionId() }, { deliverWhenOnline: true });
     reply.ack(op, { outcome: "cancelled", dropped });
   }
@@ -485,7 +480,7 @@ export class RoomCore {
       // One synchronous run of events, up to one that awaits (a flush): the cursor is read once and
       // written once, in the same step as the events' effects (they commit together), and viewers get
       // the run's frames as one message. Re-read after an await: another delivery may have interleaved.
-      const cursor = this.store.getMeta("daemon_cursor");
+      const cursor = this.state().daemonCursor;
       let last: number | null = null;
       let awaited: Promise<void> | void = undefined;
       this.outgoing = [];
@@ -500,7 +495,10 @@ export class RoomCore {
         }
       } finally {
         this.store.endRun();
-        if (last !== null) this.store.setMeta("daemon_cursor", { epoch, n: last });
+        if (last !== null) {
+          const daemonCursor = { epoch, n: last };
+          this.store.update((s) => ({ ...s, daemonCursor }));
+        }
         this.flushOutgoing();
         this.flushPushes();
       }
@@ -511,7 +509,7 @@ export class RoomCore {
   async onMachineStatus(status: MachineStatus): Promise<void> {
     if (!this.store.session()) return;
     const wasOnline = this.machineOnline();
-    this.store.setMeta("machine_online", status.online);
+    this.store.update((s) => ({ ...s, machineOnline: status.online }));
     if (!status.online) {
       this.emitStatus();
       if (wasOnline && this.store.turn()) this.notify(() => ({ kind: "machine_offline", actorId: null }));
@@ -522,16 +520,13 @@ export class RoomCore {
       const turn = this.store.turn();
       this.requeueUnconfirmed();
       if (turn) {
-        this.store.setTurn(null);
+        this.setIdle();
         this.cancelPermissions();
         this.emit({ kind: "turn_error", message: "The agent restarted; the running turn was lost.", code: "AGENT_RESTARTED" });
         this.notify(() => ({ kind: "turn_failed", actorId: null, message: "The agent restarted; the running turn was lost." }));
       }
-      const agentSessionId = this.store.getMeta("agent_session_id");
-      if (agentSessionId !== null) {
-        this.store.setMeta("resume_from", agentSessionId);
-        this.store.setMeta("agent_session_id", null);
-      }
+      const agent = this.state().agent;
+      if (agent.phase === "ready") this.store.update((s) => ({ ...s, agent: { phase: "opening", resumeFrom: agent.agentSessionId, startKind: null } }));
       await this.openAgentSession();
       return;
     }
@@ -544,14 +539,9 @@ export class RoomCore {
   private applyDaemonEvent(event: DaemonEvent): Promise<void> | void {
     switch (event.t) {
       case "session.ready": {
-        const resumedFrom = this.store.getMeta("resume_from");
-        const startKind = this.store.getMeta("start_kind");
-        this.store.setMeta("agent_session_id", event.agentSessionId);
-        this.store.setMeta("resume_from", null);
-        this.store.setMeta("start_kind", null);
-        this.store.setMeta("failed", null);
-        this.store.setMeta("failed_auth", null);
-        this.store.setMeta("agent_config", event.config);
+        const resumedFrom = resumeFromOf(this.state());
+        const startKind = startKindOf(this.state());
+        this.store.update((s) => ({ ...s, agent: { phase: "ready", agentSessionId: event.agentSessionId }, agentConfig: event.config }));
         const notice = readyNotice(startKind, resumedFrom, event.resumed);
         if (notice) this.emit({ kind: "notice", ...notice });
         this.emit({ kind: "config_state", config: configState(this.store) });
@@ -559,8 +549,10 @@ export class RoomCore {
         return this.maybeFlush();
       }
       case "session.failed":
-        this.store.setMeta("failed", event.message);
-        this.store.setMeta("failed_auth", event.authMethods?.length ? event.authMethods : null);
+        this.store.update((s) => ({
+          ...s,
+          agent: { phase: "failed", message: event.message, authMethods: event.authMethods?.length ? event.authMethods : null, resumeFrom: agentSessionOf(s), startKind: startKindOf(s) },
+        }));
         this.emitStatus();
         return;
       case "session.notice":
@@ -578,7 +570,7 @@ export class RoomCore {
         const turn = this.store.turn();
         if (!turn || turn.turnId !== event.turnId) return;
         this.confirmTurn(event.turnId);
-        this.store.setTurn(null);
+        this.setIdle();
         if (event.error) this.emit({ kind: "turn_error", message: event.error, code: event.stopReason });
         this.notifyTurnEnded(turn, event.error ?? null);
         this.cancelPermissions();
@@ -597,7 +589,7 @@ export class RoomCore {
       case "permission.cancelled":
         return permissionWithdrawn(this.store, (e) => this.emit(e), event.requestId);
       case "elicitation.request": {
-        const fresh = !(event.requestId in (this.store.getMeta("elicitations") ?? {}));
+        const fresh = !(event.requestId in this.state().elicitations);
         elicitationRequested(this.store, (e) => this.emit(e), event);
         if (fresh) this.notify(() => ({ kind: "question", actorId: null, requestId: event.requestId, message: event.message }));
         return;
@@ -605,7 +597,7 @@ export class RoomCore {
       case "elicitation.cancelled":
         return elicitationWithdrawn(this.store, (e) => this.emit(e), event.requestId);
       case "config.state":
-        this.store.setMeta("agent_config", event.config);
+        this.store.update((s) => ({ ...s, agentConfig: event.config }));
         this.emit({ kind: "config_state", config: configState(this.store) });
         return;
       case "steer.result":
@@ -617,7 +609,7 @@ export class RoomCore {
       case "command.failed": {
         this.emit({ kind: "notice", level: "warn", text: `The daemon could not run ${event.command}: ${event.message}` });
         if (event.command === "prompt" && this.store.turn()) {
-          this.store.setTurn(null);
+          this.setIdle();
           this.notify(() => ({ kind: "turn_failed", actorId: null, message: `The daemon could not run the prompt: ${event.message}` }));
           this.emitStatus("error");
           return this.maybeFlush();
@@ -634,8 +626,8 @@ export class RoomCore {
   private async openAgentSession(): Promise<void> {
     const s = this.store.session()!;
     this.emitStatus();
-    const resumeFrom = this.store.getMeta("resume_from");
-    const startKind = this.store.getMeta("start_kind");
+    const resumeFrom = resumeFromOf(this.state());
+    const startKind = startKindOf(this.state());
     const res = await this.dispatch(
       {
         t: "session.open",
@@ -651,7 +643,7 @@ export class RoomCore {
       {},
     );
     if (!res.ok && res.code === ErrorCode.MACHINE_OFFLINE) {
-      this.store.setMeta("machine_online", false);
+      this.store.update((s) => ({ ...s, machineOnline: false }));
       this.emitStatus();
     }
   }
@@ -671,8 +663,8 @@ export class RoomCore {
   /** The agent named the session (`session_info_update`): the directory's list shows it. */
   private noteAgentTitle(update: unknown): void {
     const title = agentTitleOf(update);
-    if (!title || this.store.getMeta("agent_title") === title) return;
-    this.store.setMeta("agent_title", title);
+    if (!title || this.state().agentTitle === title) return;
+    this.store.update((s) => ({ ...s, agentTitle: title }));
     this.port.directoryTitle(this.sessionId(), { agentTitle: title });
   }
 
@@ -709,18 +701,34 @@ export class RoomCore {
 
   /** What people call the session: the agent's title, else the first prompt, else the title it was created with. */
   private sessionTitle(): string {
-    return sessionTitleOf({ agentTitle: this.store.getMeta("agent_title"), firstPrompt: this.store.getMeta("first_prompt"), created: this.store.session()?.title ?? null });
+    const s = this.store.state();
+    return sessionTitleOf({ agentTitle: s?.agentTitle ?? null, firstPrompt: s?.firstPrompt ?? null, created: s?.session.title ?? null });
   }
   private machineOnline(): boolean {
-    return this.store.getMeta("machine_online") ?? false;
+    return this.store.state()?.machineOnline ?? false;
+  }
+
+  /** The room's state (only called once the session exists). */
+  private state(): RoomState {
+    return this.store.state()!;
+  }
+
+  /** The reserved turn (of `turnId` when given), or null. */
+  private reservation(turnId?: string): Extract<TurnPhase, { phase: "reserved" }> | null {
+    const t = this.store.state()?.turn;
+    return t?.phase === "reserved" && (turnId === undefined || t.turnId === turnId) ? t : null;
+  }
+
+  private setIdle(): void {
+    this.store.update((s) => ({ ...s, turn: { phase: "idle" } }));
   }
 
   /** Logs a session_status when the state changed (or a turn ended with a stop reason). */
   private emitStatus(stopReason?: string): void {
     const status = currentStatus(this.store);
     const key = statusKey(status);
-    if (!stopReason && this.store.getMeta("status_key") === key) return;
-    this.store.setMeta("status_key", key);
+    if (!stopReason && this.store.state()?.statusKey === key) return;
+    this.store.update((s) => ({ ...s, statusKey: key }));
     this.emit(stopReason ? { ...status, stopReason } : status);
     const s = this.store.session();
     if (s) this.port.directoryStatus(s.sessionId, status.state);
@@ -754,5 +762,20 @@ export class RoomCore {
     this.outgoing = null;
     if (!frames?.length) return;
     this.port.broadcast(frames.length === 1 ? frames[0]! : `{"type":"batch","frames":[${frames.join(",")}]}`);
+  }
+}
+
+/** Stop pressed: a reservation is marked (it becomes `cancelling` when confirmed), a running turn is cancelling. */
+function cancelRequested(turn: TurnPhase, by: Canceller): TurnPhase {
+  switch (turn.phase) {
+    case "idle":
+    case "cancelling":
+      return turn;
+    case "reserved":
+      return { ...turn, cancelledBy: turn.cancelledBy ?? by };
+    case "running":
+      return { ...turn, phase: "cancelling", cancelledBy: by };
+    default:
+      return assertNever(turn);
   }
 }

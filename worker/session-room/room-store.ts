@@ -6,8 +6,9 @@
 import type { PromptBlock } from "../../shared/blocks";
 import { SETTLED_RING_SIZE } from "../../shared/limits";
 import type { AgentConfig } from "../../shared/tunnel-protocol";
-import type { AuthMethod, Author, PermissionOption, QueueEntry, RoomSettings, SendAck, SessionEvent } from "../../shared/viewer-protocol";
-import type { OpenElicitations } from "./elicitations";
+import type { Author, PermissionOption, QueueEntry, RoomSettings, SendAck, SessionEvent } from "../../shared/viewer-protocol";
+import { agentConfigOf, type RoomState, type SessionMeta, type Turn, turnOf } from "./room-state";
+import { roomStateFromMeta, STATE_META_KEYS } from "./room-state-migration";
 import { makeMetaTable, migrate, type SqlDb } from "../sql-migrations";
 import { type Compacted, compactInto, type CompactState, initialCompactState, type ItemSink } from "./compact-events";
 
@@ -31,6 +32,8 @@ export const ROOM_MIGRATIONS = [
   // page (meta `compaction`), so those read O(window) rows; `key` finds a row later events merge into.
   `CREATE TABLE IF NOT EXISTS compacted (pos INTEGER PRIMARY KEY, seq INTEGER NOT NULL, key TEXT, rows INTEGER NOT NULL, active INTEGER NOT NULL, body TEXT NOT NULL);
    CREATE INDEX IF NOT EXISTS compacted_key ON compacted(key);`,
+  // The room's state as one row (room-state.ts); a room written before reads its old meta keys once.
+  `CREATE TABLE IF NOT EXISTS room_state (id INTEGER PRIMARY KEY CHECK (id = 1), body TEXT NOT NULL);`,
 ];
 
 /** Log events compacted per write-back step: bounds the items held in memory while a long log catches up. */
@@ -49,68 +52,8 @@ export const Fate = {
 } as const;
 export type Fate = (typeof Fate)[keyof typeof Fate];
 
-import type { RoomStartKind } from "./room-start";
-
-export type SessionMeta = {
-  sessionId: string;
-  machineId: string;
-  agentId: string;
-  cwd: string;
-  title: string;
-  ownerId: string;
-};
-
-/** `cancelledBy`: who pressed Stop (their own push about the turn's end is skipped). */
-export type Turn = { turnId: string; messageId: string; startedAt: number; cancelRequested: boolean; cancelledBy?: { id: string; name: string } };
-
-/**
- * A turn reserved and forwarded but not yet confirmed (by the Machine's answer or the daemon's turn.started):
- * the prompt's messages, kept so an instance that replaces one reset mid-forward can still echo them once,
- * or forward them again. `fromQueue`: they were flushed from the queue; `actorId`: who caused that flush.
- */
-export type PendingTurn = { turnId: string; entries: QueueEntry[]; fromQueue: boolean; actorId: string | null };
-
+export type { SessionMeta, Turn, DaemonCursor } from "./room-state";
 export type { RoomSettings };
-
-/** Where the daemon's numbered events were applied up to (exactly-once lives in the room). */
-export type DaemonCursor = { epoch: string; n: number };
-
-/** The room's small durable facts (the `meta` table), by key. */
-export type RoomMeta = {
-  session: SessionMeta;
-  settings: RoomSettings;
-  /** The Machine's last word on its daemon's tunnel. */
-  machine_online: boolean;
-  turn: Turn;
-  turn_pending: PendingTurn;
-  /** The agent's config as the daemon last reported it (the daemon computes it; the room applies it). */
-  agent_config: AgentConfig;
-  /** Set once the daemon opened the agent session; null while it (re)opens. */
-  agent_session_id: string;
-  /** The agent session to load when reopening after a daemon restart. */
-  resume_from: string;
-  /** Issue 26: the room began as an import / a fork of an existing agent session; cleared at its session.ready. */
-  start_kind: RoomStartKind;
-  /** Why the agent session could not be opened. */
-  failed: string;
-  /** With `failed`: how to log the agent in, when it advertised `authMethods`. */
-  failed_auth: AuthMethod[];
-  /** Agent forms (ACP elicitation) waiting for an answer (elicitations.ts). */
-  elicitations: OpenElicitations;
-  /** Forms answered or cancelled lately, so a late second answer hears "already resolved". */
-  elicitations_resolved: string[];
-  /** `state:turnId` of the last session_status logged (emitted on change only). */
-  status_key: string;
-  /** What the directory was last told about the session's first prompt / the agent's title (session-title.ts). */
-  first_prompt: string;
-  agent_title: string;
-  /** What the last Stop dropped and nobody re-queued or restored yet (dropped-offer.ts). */
-  dropped_offer: QueueEntry[];
-  daemon_cursor: DaemonCursor;
-  /** How far the log is compacted into the `compacted` table, and the compaction's open state. */
-  compaction: CompactState;
-};
-export type RoomMetaKey = keyof RoomMeta;
 
 export type StoredEvent = { seq: number; event: SessionEvent };
 
@@ -123,25 +66,43 @@ export class RoomStore {
     this.meta = makeMetaTable(sql);
   }
 
-  // ---------------------------------------------------------------- meta
-  getMeta<K extends RoomMetaKey>(key: K): RoomMeta[K] | null {
-    return this.meta.get<RoomMeta[K]>(key);
+  // ---------------------------------------------------------------- state
+  /** The room's state, read from SQLite once per instance (undefined: not read yet). */
+  private cached: RoomState | null | undefined = undefined;
+
+  /** The room's state; null before init (no session). A room stored by older code is migrated on first read. */
+  state(): RoomState | null {
+    if (this.cached !== undefined) return this.cached;
+    const row = this.sql.exec<{ body: string }>("SELECT body FROM room_state WHERE id = 1").toArray()[0];
+    if (row) return (this.cached = JSON.parse(row.body) as RoomState);
+    const migrated = roomStateFromMeta((key) => this.meta.get(key));
+    if (migrated) {
+      this.save(migrated);
+      for (const key of STATE_META_KEYS) this.sql.exec("DELETE FROM meta WHERE key = ?", key);
+    }
+    return (this.cached = migrated);
   }
-  setMeta<K extends RoomMetaKey>(key: K, value: RoomMeta[K] | null): void {
-    this.meta.set(key, value);
+  save(state: RoomState): void {
+    this.cached = state;
+    this.sql.exec("INSERT OR REPLACE INTO room_state (id, body) VALUES (1, ?)", JSON.stringify(state));
+  }
+  /** Applies `change` to the stored state (no-op before init). */
+  update(change: (s: RoomState) => RoomState): RoomState | null {
+    const s = this.state();
+    if (!s) return null;
+    const next = change(s);
+    if (next !== s) this.save(next);
+    return next;
   }
 
   session(): SessionMeta | null {
-    return this.getMeta("session");
+    return this.state()?.session ?? null;
   }
   turn(): Turn | null {
-    return this.getMeta("turn");
-  }
-  setTurn(turn: Turn | null): void {
-    this.setMeta("turn", turn);
+    return turnOf(this.state());
   }
   agentConfig(): AgentConfig {
-    return this.getMeta("agent_config") ?? { modes: null, models: null, configOptions: [], steering: false, images: false };
+    return agentConfigOf(this.state());
   }
 
   // ---------------------------------------------------------------- log
@@ -221,7 +182,7 @@ export class RoomStore {
   // ---------------------------------------------------------------- compacted rows
   /** Compacts the log up to its head (only what was appended since the last call); returns the state. */
   compact(): CompactState {
-    let state = this.getMeta("compaction") ?? initialCompactState();
+    let state = this.meta.get<CompactState>("compaction") ?? initialCompactState();
     const head = this.headSeq();
     while (state.upto < head) {
       const sink = this.writeBackSink();
@@ -229,7 +190,7 @@ export class RoomStore {
       sink.flush();
       if (next.upto === state.upto) break;
       state = next;
-      this.setMeta("compaction", state);
+      this.meta.set("compaction", state);
     }
     return state;
   }
