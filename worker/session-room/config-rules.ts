@@ -7,21 +7,15 @@
 import type { AgentConfig, MachineCommand } from "../../shared/tunnel-protocol";
 import type { ClientOp, ConfigState, RoomSettings } from "../../shared/viewer-protocol";
 import { assertNever } from "../../shared/assert-never";
-import type { RoomStore } from "./room-store";
-import { DEFAULT_SETTINGS } from "./room-state";
-
-export { DEFAULT_SETTINGS };
+import { agentConfigOf, DEFAULT_SETTINGS, type RoomState } from "./room-state";
 
 
 export type ConfigOp = Extract<ClientOp, { op: "config.set" | "mode.set" | "model.set" }>;
 export type SettingsOp = Extract<ClientOp, { op: "settings.set" }>;
 
-export function roomSettings(store: RoomStore): RoomSettings {
-  return store.state()?.settings ?? DEFAULT_SETTINGS;
-}
-
-export function configState(store: RoomStore): ConfigState {
-  return { ...store.agentConfig(), ...roomSettings(store) };
+/** What viewers see as the session's config: the agent's (as the daemon said) and the room's settings. */
+export function configStateOf(s: RoomState | null): ConfigState {
+  return { ...agentConfigOf(s), ...(s?.settings ?? DEFAULT_SETTINGS) };
 }
 
 /** The command a config write becomes, or why this agent cannot take it. */

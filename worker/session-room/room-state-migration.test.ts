@@ -36,6 +36,8 @@ describe("room state: migrating a room stored as meta keys", () => {
       dropped_offer: [ENTRY],
       daemon_cursor: { epoch: "e", n: 9 },
     });
+    const waiting = { ...ENTRY, id: "q1" };
+    sql.exec("INSERT INTO queue (id, pos, blocks, author, created_at, state) VALUES ('q1', 1, ?, ?, 5, 'queued')", JSON.stringify(waiting.blocks), JSON.stringify(waiting.author));
     const store = new RoomStore(sql);
     expect(store.state()).toEqual({
       session: SESSION,
@@ -43,6 +45,7 @@ describe("room state: migrating a room stored as meta keys", () => {
       turn: { phase: "reserved", turnId: "t1", messageId: "m1", startedAt: 7, entries: [ENTRY], fromQueue: true, actorId: "u2", cancelledBy: { id: "u2", name: "Bob" } },
       machineOnline: true,
       settings: { queueDepth: 3, mergeQueued: true },
+      queue: [waiting],
       agentConfig: { modes: null, models: null, configOptions: [], steering: true, images: false },
       droppedOffer: [ENTRY],
       elicitations: { e1: { requestedSchema: { type: "object" } } },

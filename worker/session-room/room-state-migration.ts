@@ -51,7 +51,8 @@ export const STATE_META_KEYS: readonly (keyof OldMeta)[] = [
   "daemon_cursor",
 ];
 
-export function roomStateFromMeta(read: (key: string) => unknown): RoomState | null {
+/** The state the old keys held; its queue is in the queue table, as before. */
+export function roomStateFromMeta(read: (key: string) => unknown): Omit<RoomState, "queue"> | null {
   const get = read as Get; // the old code wrote each key with the type above
   const session = get("session");
   if (!session) return null;

@@ -5,7 +5,7 @@
  * own tables.
  */
 import type { AgentConfig } from "../../shared/tunnel-protocol";
-import type { AuthMethod, QueueEntry, RoomSettings, SessionState } from "../../shared/viewer-protocol";
+import type { AuthMethod, QueueEntry, RoomSettings, SendAck, SessionState } from "../../shared/viewer-protocol";
 import { DEFAULT_QUEUE_DEPTH } from "../../shared/limits";
 import type { RoomStartKind } from "./room-start";
 
@@ -17,6 +17,20 @@ export type SessionMeta = {
   title: string;
   ownerId: string;
 };
+
+/** What happened to a client message id — answers retries and queue ops on entries that already left. */
+export const Fate = {
+  queued: "queued",
+  sent: "sent",
+  cancelled: "cancelled",
+  dropped: "dropped",
+  /** A dropped entry's re-queue id (`rq:<id>`) once a viewer restored the entry to its draft. */
+  taken: "taken",
+} as const;
+export type Fate = (typeof Fate)[keyof typeof Fate];
+export type Settled = { fate: Fate; ack: SendAck };
+/** The settled ring, read (room-store.ts `settled`). */
+export type SettledOf = (id: string) => Settled | null;
 
 export const DEFAULT_SETTINGS: RoomSettings = { queueDepth: DEFAULT_QUEUE_DEPTH, mergeQueued: false };
 
@@ -64,6 +78,8 @@ export type RoomState = {
   /** The Machine's last word on its daemon's tunnel. */
   machineOnline: boolean;
   settings: RoomSettings;
+  /** The queue, in order (at most MAX_QUEUE_DEPTH entries; its own table, rewritten when it changed). */
+  queue: QueueEntry[];
   /** The agent's config as the daemon last reported it (the daemon computes it; the room applies it). */
   agentConfig: AgentConfig | null;
   /** What the last Stop dropped and nobody re-queued or restored yet (dropped-offer.ts). */
@@ -89,6 +105,7 @@ export function initialRoomState(session: SessionMeta, start?: { kind: RoomStart
     turn: { phase: "idle" },
     machineOnline: true,
     settings: DEFAULT_SETTINGS,
+    queue: [],
     agentConfig: null,
     droppedOffer: [],
     elicitations: {},

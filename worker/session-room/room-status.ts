@@ -1,12 +1,10 @@
-/** The session's state as viewers see it, derived from the room's durable facts (one home for the rule). */
+/** The session's state as viewers see it, derived from the room's state (one home for the rule). */
 import type { EventOf } from "../../shared/viewer-protocol";
-import type { RoomStore } from "./room-store";
-import { turnOf } from "./room-state";
+import { type RoomState, turnOf } from "./room-state";
 
 export type SessionStatusEvent = EventOf<"session_status">;
 
-export function currentStatus(store: RoomStore): SessionStatusEvent {
-  const s = store.state();
+export function statusOf(s: RoomState | null): SessionStatusEvent {
   const turn = turnOf(s);
   if (!s) return { kind: "session_status", state: "closed" };
   if (!s.machineOnline)

@@ -7,7 +7,7 @@ import type { PromptBlock } from "../../shared/blocks";
 import { SETTLED_RING_SIZE } from "../../shared/limits";
 import type { AgentConfig } from "../../shared/tunnel-protocol";
 import type { Author, PermissionOption, QueueEntry, RoomSettings, SendAck, SessionEvent } from "../../shared/viewer-protocol";
-import { agentConfigOf, type RoomState, type SessionMeta, type Turn, turnOf } from "./room-state";
+import { agentConfigOf, Fate, type RoomState, type SessionMeta, type Turn, turnOf } from "./room-state";
 import { roomStateFromMeta, STATE_META_KEYS } from "./room-state-migration";
 import { makeMetaTable, migrate, type SqlDb } from "../sql-migrations";
 import { type Compacted, compactInto, type CompactState, initialCompactState, type ItemSink } from "./compact-events";
@@ -41,16 +41,7 @@ const COMPACT_STEP_EVENTS = 4096;
 /** Compacted items read per query when paging back: a page's rows plus the turn markers between them. */
 const READ_STEP_ITEMS = 128;
 
-/** What happened to a client message id — answers retries and queue ops on entries that already left. */
-export const Fate = {
-  queued: "queued",
-  sent: "sent",
-  cancelled: "cancelled",
-  dropped: "dropped",
-  /** A dropped entry's re-queue id (`rq:<id>`) once a viewer restored the entry to its draft. */
-  taken: "taken",
-} as const;
-export type Fate = (typeof Fate)[keyof typeof Fate];
+export { Fate };
 
 export type { SessionMeta, Turn, DaemonCursor } from "./room-state";
 export type { RoomSettings };
@@ -74,17 +65,39 @@ export class RoomStore {
   state(): RoomState | null {
     if (this.cached !== undefined) return this.cached;
     const row = this.sql.exec<{ body: string }>("SELECT body FROM room_state WHERE id = 1").toArray()[0];
-    if (row) return (this.cached = JSON.parse(row.body) as RoomState);
-    const migrated = roomStateFromMeta((key) => this.meta.get(key));
-    if (migrated) {
-      this.save(migrated);
-      for (const key of STATE_META_KEYS) this.sql.exec("DELETE FROM meta WHERE key = ?", key);
-    }
-    return (this.cached = migrated);
+    if (row) return (this.cached = this.written = { ...(JSON.parse(row.body) as Omit<RoomState, "queue">), queue: this.readQueue() });
+    const old = roomStateFromMeta((key) => this.meta.get(key));
+    if (!old) return (this.cached = null);
+    const migrated = { ...old, queue: this.readQueue() };
+    this.cached = this.written = migrated;
+    this.writeRow(migrated);
+    for (const key of STATE_META_KEYS) this.sql.exec("DELETE FROM meta WHERE key = ?", key);
+    return migrated;
   }
+  /** Writes the state's row, and the queue's rows when the queue changed. */
   save(state: RoomState): void {
+    this.stage(state);
+    this.commit();
+  }
+  /** The state from now on (read back by state()), written by the next commit. */
+  stage(state: RoomState): void {
     this.cached = state;
-    this.sql.exec("INSERT OR REPLACE INTO room_state (id, body) VALUES (1, ?)", JSON.stringify(state));
+    this.staged = true;
+  }
+  commit(): void {
+    const state = this.cached;
+    if (!this.staged || !state) return;
+    this.staged = false;
+    this.writeRow(state);
+    if (this.written?.queue !== state.queue) this.writeQueue(state.queue);
+    this.written = state;
+  }
+  /** Staged and not written yet; the last state written. */
+  private staged = false;
+  private written: RoomState | null = null;
+  private writeRow(state: RoomState): void {
+    const { queue: _inItsTable, ...row } = state;
+    this.sql.exec("INSERT OR REPLACE INTO room_state (id, body) VALUES (1, ?)", JSON.stringify(row));
   }
   /** Applies `change` to the stored state (no-op before init). */
   update(change: (s: RoomState) => RoomState): RoomState | null {
@@ -110,7 +123,8 @@ export class RoomStore {
   private head: number | null = null;
   /** Appends buffered during a run (see beginRun), written by endRun as one row. */
   private buffered: { first: number; bodies: string[]; kind: string; at: number } | null = null;
-  private inRun = false;
+  /** Between beginRun and endRun. */
+  inRun = false;
 
   /**
    * Appends an event already serialised as `body`; returns its seq. During a run the event is buffered
@@ -297,6 +311,12 @@ export class RoomStore {
 
   // ---------------------------------------------------------------- queue
   queue(): QueueEntry[] {
+    return this.state()?.queue ?? [];
+  }
+  queueLength(): number {
+    return this.queue().length;
+  }
+  private readQueue(): QueueEntry[] {
     return this.sql
       .exec<{ id: string; blocks: string; author: string; created_at: number; state: string }>(
         "SELECT id, blocks, author, created_at, state FROM queue ORDER BY pos",
@@ -310,49 +330,20 @@ export class RoomStore {
         state: r.state as QueueEntry["state"],
       }));
   }
-  queueLength(): number {
-    return this.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM queue").one().c;
-  }
-  enqueue(entry: QueueEntry): void {
-    const pos = this.sql.exec<{ p: number | null }>("SELECT MAX(pos) AS p FROM queue").one().p ?? 0;
-    this.sql.exec(
-      "INSERT INTO queue (id, pos, blocks, author, created_at, state) VALUES (?, ?, ?, ?, ?, ?)",
-      entry.id,
-      pos + 1,
-      JSON.stringify(entry.blocks),
-      JSON.stringify(entry.author),
-      entry.createdAt,
-      entry.state,
-    );
-  }
-  /** Puts an entry back at the head (a flush whose forward failed). */
-  requeueAtHead(entry: QueueEntry): void {
-    const pos = this.sql.exec<{ p: number | null }>("SELECT MIN(pos) AS p FROM queue").one().p ?? 1;
-    this.sql.exec(
-      "INSERT OR REPLACE INTO queue (id, pos, blocks, author, created_at, state) VALUES (?, ?, ?, ?, ?, ?)",
-      entry.id,
-      pos - 1,
-      JSON.stringify(entry.blocks),
-      JSON.stringify(entry.author),
-      entry.createdAt,
-      "queued",
-    );
-  }
-  removeFromQueue(id: string): void {
-    this.sql.exec("DELETE FROM queue WHERE id = ?", id);
-  }
-  clearQueue(): void {
+  /** Rewrites the queue's rows (at most MAX_QUEUE_DEPTH; the settled ring keeps the ids still queued). */
+  private writeQueue(queue: readonly QueueEntry[]): void {
     this.sql.exec("DELETE FROM queue");
-  }
-  editQueued(id: string, blocks: PromptBlock[]): void {
-    this.sql.exec("UPDATE queue SET blocks = ? WHERE id = ?", JSON.stringify(blocks), id);
-  }
-  setQueuedState(id: string, state: QueueEntry["state"]): void {
-    this.sql.exec("UPDATE queue SET state = ? WHERE id = ?", state, id);
-  }
-  /** Rewrites positions to the given id order (the queue holds at most MAX_QUEUE_DEPTH rows). */
-  reorder(ids: readonly string[]): void {
-    ids.forEach((id, i) => this.sql.exec("UPDATE queue SET pos = ? WHERE id = ?", i + 1, id));
+    queue.forEach((e, i) =>
+      this.sql.exec(
+        "INSERT INTO queue (id, pos, blocks, author, created_at, state) VALUES (?, ?, ?, ?, ?, ?)",
+        e.id,
+        i + 1,
+        JSON.stringify(e.blocks),
+        JSON.stringify(e.author),
+        e.createdAt,
+        e.state,
+      ),
+    );
   }
 
   // ---------------------------------------------------------------- settled ring
@@ -392,6 +383,9 @@ export class RoomStore {
     if (!pending) return false;
     this.sql.exec("UPDATE permissions SET resolved = 1, resolved_by = ? WHERE request_id = ?", by, requestId);
     return true;
+  }
+  permissionOpen(requestId: string): boolean {
+    return this.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM permissions WHERE request_id = ? AND resolved = 0", requestId).one().c > 0;
   }
   /** Who answered a resolved request (null: cancelled, or not resolved). */
   permissionAnsweredBy(requestId: string): string | null {
