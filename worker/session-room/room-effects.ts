@@ -3,7 +3,7 @@
  * (room-core.ts). `Out` is the transitions' builder: a fresh state value per change, effects appended.
  */
 import type { MachineCommand } from "../../shared/tunnel-protocol";
-import type { AckOf, ClientOpName, ErrorCode, PermissionOption, QueueEntry, SendAck, SessionEvent, SessionState } from "../../shared/viewer-protocol";
+import { type AckOf, type ClientOpName, ErrorCode, type PermissionOption, type QueueEntry, type SendAck, type SessionEvent, type SessionState } from "../../shared/viewer-protocol";
 import type { DispatchOptions } from "../machine/dispatch-result";
 import type { PushEvent } from "../push/notify-rules";
 import { type Fate, type RoomState, type SettledOf } from "./room-state";
@@ -62,6 +62,10 @@ export type Refusal = { ok: false; code: ErrorCode; message: string };
 export type Reply = { [K in ClientOpName]: { ok: true; op: K; ack: AckOf<K> } }[ClientOpName] | Refusal;
 export const ackOf = <K extends ClientOpName>(op: K, ack: AckOf<K>): Reply => ({ ok: true, op, ack }) as Reply;
 export const refuse = (code: ErrorCode, message: string): Refusal => ({ ok: false, code, message });
+/** An input that is not an op (a flush, the machine's status): no one to answer. */
+export const NO_REPLY: Reply = { ok: false, code: ErrorCode.NOT_FOUND, message: "no reply" };
+/** The same answer, for a duplicate of a send (its ack says so). */
+export const asDuplicate = (r: Reply): Reply => (r.ok && r.op === "message.send" ? { ...r, ack: { ...r.ack, duplicate: true } } : r);
 /** An op's own answer as a Reply. */
 export const replyOf = <K extends ClientOpName>(op: K, r: OpReply<K>): Reply => (r.ok ? ackOf(op, r.ack) : r);
 

@@ -5,8 +5,8 @@
  */
 import { LOGGED_KINDS, type SessionEvent } from "../../shared/viewer-protocol";
 import { lastAgentText, type PushEvent } from "../push/notify-rules";
-import type { PushDetail } from "./room-effects";
-import type { RoomPort } from "./room-core";
+import type { Effect, PushDetail } from "./room-effects";
+import type { RoomPort } from "./room-port";
 import { NEEDS_YOU_KINDS, needsYou } from "./needs-you";
 import type { RoomStore } from "./room-store";
 import { sessionTitleOf } from "./session-title";
@@ -24,6 +24,31 @@ export class RoomOutbox {
     private readonly store: RoomStore,
     private readonly port: RoomPort,
   ) {}
+
+  /** Runs an effect that needs no await (room-effects.ts). */
+  apply(e: Exclude<Effect, { t: "dispatch" | "flush" | "recover" }>): void {
+    const sessionId = this.store.session()?.sessionId ?? "";
+    switch (e.t) {
+      case "emit":
+        return this.emit(e.event);
+      case "settle":
+        return this.store.settle(e.id, e.fate, e.ack);
+      case "permission.add":
+        return this.store.addPermission(e.request);
+      case "permission.resolve":
+        return void this.store.resolvePermission(e.requestId, e.by);
+      case "push":
+        return this.notify(() => e.push);
+      case "push.turnEnded":
+        return this.turnEnded(e.actorId, e.stoppedBy);
+      case "directory.status":
+        return this.port.directoryStatus(sessionId, e.state);
+      case "directory.activity":
+        return this.port.directoryActivity(sessionId, e.at);
+      case "directory.title":
+        return this.port.directoryTitle(sessionId, e.title);
+    }
+  }
 
   beginRun(): void {
     this.outgoing = [];
