@@ -27,8 +27,6 @@ import { flush, forward, reservationOf } from "./turn-rules";
 
 export type { Replier, RoomPort };
 
-type Transition<T> = (out: Out) => T;
-
 export class RoomCore {
   private inflight: Promise<unknown> | null = null;
   private recovering: Promise<void> | null = null;
@@ -56,7 +54,7 @@ export class RoomCore {
     await this.input(openAgentSession);
   }
 
-  // Reads (room-reads.ts); a joining viewer's replay: the caller adds its socket to the live set in the same step.
+  // Reads (room-reads.ts); replay: the caller adds the joining socket to the live set in the same step.
   forkSource = (maxBytes: number): ForkSource => forkSource(this.store, maxBytes);
   info = (): RoomInfo => roomInfo(this.store);
   replay = (viewer: Viewer, after: number, send: (text: string) => void): void => replayTo(this.store, viewer, after, send);
@@ -120,16 +118,14 @@ export class RoomCore {
     }
   }
 
-  async onMachineStatus(status: MachineStatus): Promise<void> {
-    if (this.store.state()) await this.input((out) => onMachineStatus(out, status));
-  }
+  onMachineStatus = async (status: MachineStatus): Promise<void> => void (this.store.state() && (await this.input((out) => onMachineStatus(out, status))));
 
   // ================================================================ running a transition
 
   private state = (): RoomState => this.store.state()!;
 
   /** Runs a transition over the current state and saves its result (once). */
-  private transition<T>(fn: Transition<T>): { result: T; effects: Effect[] } {
+  private transition<T>(fn: (out: Out) => T): { result: T; effects: Effect[] } {
     const store = this.store;
     const out = new Out(this.state(), roomReads(store, this.port));
     const result = fn(out);
@@ -140,7 +136,7 @@ export class RoomCore {
   }
 
   /** One input: transition, effects, then the flushes it asked for (after its reply is decided). */
-  private async input(fn: Transition<Reply | null | void>): Promise<Reply> {
+  private async input(fn: (out: Out) => Reply | null | void): Promise<Reply> {
     const { result, effects } = this.transition(fn);
     const decided = (await this.run(effects)) ?? result;
     return decided ?? NO_REPLY;
@@ -174,7 +170,12 @@ export class RoomCore {
     const { machineId, sessionId } = this.state().session;
     const p = this.port.dispatch(machineId, sessionId, e.command, e.opts);
     if (e.about.kind === "prompt") this.inflight = p;
-    const res: DispatchResult = await p.finally(() => this.inflight === p && (this.inflight = null));
+    let res: DispatchResult;
+    try {
+      res = await p; // first to hear the answer: the turn is confirmed before waiting daemon events run
+    } finally {
+      if (this.inflight === p) this.inflight = null;
+    }
     if (!this.store.state()) return null;
     const { result, effects } = this.transition((out) => onDispatchAnswer(out, e.about, res));
     return (await this.run(effects)) ?? result;
@@ -192,9 +193,8 @@ export class RoomCore {
     const s = this.store.state();
     const pending = s && reservationOf(s.turn);
     if (!pending || this.inflight) return;
-    this.recovering = this.input((out) => forward(out, pending, "recover"))
-      .then(() => undefined)
-      .finally(() => (this.recovering = null));
+    const done = () => void (this.recovering = null);
+    this.recovering = this.input((out) => forward(out, pending, "recover")).then(done, (err: unknown) => (done(), Promise.reject(err)));
     return this.recovering;
   }
 }
