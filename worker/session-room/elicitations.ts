@@ -1,7 +1,7 @@
 /**
  * The room's rule for agent forms (ACP elicitation), like permissions: every viewer sees the request, the
  * first valid answer wins, later ones are told it is resolved; the turn's end / Stop cancels what is open.
- * The rules are pure over a small map in the room's state (a form is open for seconds, a handful at most).
+ * The rules are pure over the open forms (the requests table, kind `elicitation`; open for seconds, a handful at most).
  */
 import { assertNever } from "../../shared/assert-never";
 import { checkElicitationContent } from "../../shared/elicitation-form";
@@ -60,37 +60,38 @@ export function judgeAnswer(
 type ElicitationRequest = Extract<DaemonEvent, { t: "elicitation.request" }>;
 type ElicitationRespond = Extract<ClientOp, { op: "elicitation.respond" }>;
 
-/** Answered form ids remembered so a late second answer hears "already resolved", not "no such request". */
-const RESOLVED_ELICITATIONS_KEPT = 64;
+/** The forms still open, as the pure rules read them. */
+function openForms(out: Out): OpenElicitations {
+  const open: Record<string, PendingElicitation> = {};
+  for (const r of out.reads.openRequests()) if (r.kind === "elicitation") open[r.requestId] = { requestedSchema: r.requestedSchema };
+  return open;
+}
 
 export function elicitationRequested(out: Out, e: ElicitationRequest): void {
-  out.set({ elicitations: openElicitation(out.state.elicitations, e.requestId, e.requestedSchema) });
+  if (!out.reads.request(e.requestId)) out.add({ t: "request.add", request: { kind: "elicitation", requestId: e.requestId, requestedSchema: e.requestedSchema } });
   out.emit({ kind: "elicitation_request", requestId: e.requestId, message: e.message, requestedSchema: e.requestedSchema, toolCallId: e.toolCallId ?? null });
 }
 
 /** Closes an open form and logs how (`by` null: cancelled by the turn's end, Stop or the agent). */
 function resolve(out: Out, requestId: string, action: ElicitationAction, content: ElicitationContent | undefined, by: Author | null): void {
-  out.set({
-    elicitations: closeElicitation(out.state.elicitations, requestId),
-    elicitationsResolved: [...out.state.elicitationsResolved, requestId].slice(-RESOLVED_ELICITATIONS_KEPT),
-  });
+  out.add({ t: "request.resolve", requestId, by: by?.name ?? null });
   out.emit({ kind: "elicitation_resolved", requestId, action, ...(content ? { content } : {}), by });
 }
 
 /** The agent withdrew its form. */
 export function elicitationWithdrawn(out: Out, requestId: string): void {
-  if (requestId in out.state.elicitations) resolve(out, requestId, "cancel", undefined, null);
+  if (requestId in openForms(out)) resolve(out, requestId, "cancel", undefined, null);
 }
 
 /** The turn ended, was stopped, or the agent restarted: open forms can no longer be answered usefully. */
 export function cancelOpenElicitations(out: Out): void {
-  for (const requestId of Object.keys(out.state.elicitations)) resolve(out, requestId, "cancel", undefined, null);
+  for (const requestId of Object.keys(openForms(out))) resolve(out, requestId, "cancel", undefined, null);
 }
 
 /** A viewer's answer: refused (unknown form / invalid content), too late, or the winner (resolved here, forwarded). */
 export function answerElicitation(out: Out, by: Author, op: ElicitationRespond): OpReply<"elicitation.respond"> {
-  const known = out.state.elicitationsResolved.includes(op.requestId);
-  const verdict = judgeAnswer(out.state.elicitations, known, op.requestId, op.action, op.content);
+  const known = out.reads.request(op.requestId)?.kind === "elicitation";
+  const verdict = judgeAnswer(openForms(out), known, op.requestId, op.action, op.content);
   switch (verdict.kind) {
     case "unknown":
       return { ok: false, code: ErrorCode.NOT_FOUND, message: "no such form request" };

@@ -1,7 +1,7 @@
 /** The daemon-event transition as tables: (state, event) → (state, effects). */
 import { describe, expect, it } from "vitest";
 import type { DaemonEvent } from "../../shared/tunnel-protocol";
-import { CONFIG, entry, NOW, ready, reserved, running, SESSION, step } from "../testing/room-fixtures";
+import { CONFIG, entry, form, NOW, permission, ready, reserved, running, SESSION, step, type World } from "../testing/room-fixtures";
 import { onDaemonEvent } from "./on-daemon-event";
 import { initialRoomState, type RoomState } from "./room-state";
 
@@ -39,8 +39,7 @@ describe("on a daemon event", () => {
     ["config.state replaces the config", ready(), ev("config.state", { config: { ...CONFIG, steering: false } }), { agentConfig: { ...CONFIG, steering: false } }, ["config_state"]],
     ["an agent title goes to the directory once", ready(), ev("session.update", { update: { sessionUpdate: "session_info_update", title: "Fix" } }), { agentTitle: "Fix" }, ["acp", "directory.title"]],
     ["the same title again: only the relay", ready({ agentTitle: "Fix" }), ev("session.update", { update: { sessionUpdate: "session_info_update", title: "Fix" } }), {}, ["acp"]],
-    ["a form opens (and pushes)", running(), ev("elicitation.request", { requestId: "e1", message: "?", requestedSchema: {} }), { elicitations: { e1: { requestedSchema: {} } } }, ["elicitation_request", "push"]],
-    ["a form withdrawn", running({ elicitations: { e1: { requestedSchema: {} } } }), ev("elicitation.cancelled", { requestId: "e1" }), { elicitations: {}, elicitationsResolved: ["e1"] }, ["elicitation_resolved"]],
+    ["a form opens (and pushes)", running(), ev("elicitation.request", { requestId: "e1", message: "?", requestedSchema: {} }), {}, ["request.add", "elicitation_request", "push"]],
     ["an unknown form withdrawn: nothing", running(), ev("elicitation.cancelled", { requestId: "e1" }), {}, []],
     ["steer injected: the entry leaves with its echo", running({ queue: [entry("q1", "steering")] }), ev("steer.result", { entryId: "q1", outcome: "injected" }), { queue: [] }, ["settle", "queue_state", "user_message", "steer_result"]],
     ["steer refused: queued again, flush", running({ queue: [entry("q1", "steering")] }), ev("steer.result", { entryId: "q1", outcome: "failed" }), { queue: [entry("q1")] }, ["queue_state", "steer_result", "flush"]],
@@ -51,22 +50,33 @@ describe("on a daemon event", () => {
     expect(r.kinds).toEqual(kinds);
   });
 
+  it.each<[string, World, DaemonEvent, string[]]>([
+    ["a form heard again: not stored or pushed twice", { requests: [form("e1", true)] }, ev("elicitation.request", { requestId: "e1", message: "?", requestedSchema: {} }), ["elicitation_request"]],
+    ["a form withdrawn", { requests: [form("e1", true)] }, ev("elicitation.cancelled", { requestId: "e1" }), ["request.resolve", "elicitation_resolved"]],
+    ["a form already answered, withdrawn: nothing", { requests: [form("e1", false)] }, ev("elicitation.cancelled", { requestId: "e1" }), []],
+    ["a permission withdrawn", { requests: [permission("p1", true)] }, ev("permission.cancelled", { requestId: "p1" }), ["request.resolve", "permission_resolved"]],
+    ["a form's id withdrawn as a permission: nothing", { requests: [form("p1", true)] }, ev("permission.cancelled", { requestId: "p1" }), []],
+  ])("with requests stored: %s", (_name, world, event, kinds) => {
+    const before = running();
+    const r = step(before, (out) => onDaemonEvent(out, event), world);
+    expect(r.state).toEqual(before);
+    expect(r.kinds).toEqual(kinds);
+  });
+
   it("a turn stopped by someone ends as theirs: their push is skipped by actor, `stoppedBy` names them", () => {
     const r = step(cancelling, (out) => onDaemonEvent(out, ev("turn.ended", { turnId: "t1", stopReason: "cancelled" })));
     expect(r.effects).toContainEqual({ t: "push.turnEnded", actorId: "u2", stoppedBy: "Bob" });
   });
 
   it("turn.ended cancels the open requests (permission table and forms)", () => {
-    const perm = { requestId: "p1", toolCall: {}, options: [], open: true };
-    const r = step(running({ elicitations: { e1: { requestedSchema: {} } } }), (out) => onDaemonEvent(out, ev("turn.ended", { turnId: "t1", stopReason: "end_turn" })), { permissions: { p1: perm } });
-    expect(r.kinds).toEqual(["push.turnEnded", "permission.resolve", "permission_resolved", "elicitation_resolved", "session_status", "directory.status", "directory.activity", "flush"]);
-    expect(r.state.elicitations).toEqual({});
+    const r = step(running(), (out) => onDaemonEvent(out, ev("turn.ended", { turnId: "t1", stopReason: "end_turn" })), { requests: [permission("p1", true), form("e1", true), form("e0", false)] });
+    expect(r.kinds).toEqual(["push.turnEnded", "request.resolve", "permission_resolved", "request.resolve", "elicitation_resolved", "session_status", "directory.status", "directory.activity", "flush"]);
   });
 
   it("a permission request heard again is not pushed or stored twice", () => {
     const e = ev("permission.request", { requestId: "p1", toolCall: { title: "rm" }, options: [] });
-    expect(step(running(), (out) => onDaemonEvent(out, e)).kinds).toEqual(["permission.add", "permission_request", "push"]);
-    const again = step(running(), (out) => onDaemonEvent(out, e), { permissions: { p1: { requestId: "p1", toolCall: {}, options: [], open: true } } });
+    expect(step(running(), (out) => onDaemonEvent(out, e)).kinds).toEqual(["request.add", "permission_request", "push"]);
+    const again = step(running(), (out) => onDaemonEvent(out, e), { requests: [permission("p1", true)] });
     expect(again.kinds).toEqual(["permission_request"]);
   });
 

@@ -63,7 +63,7 @@ export function onDaemonEvent(out: Out, event: DaemonEvent): void {
       return out.add({ t: "flush", actorId: null });
     }
     case "permission.request": {
-      const fresh = out.reads.permission(event.requestId) === null;
+      const fresh = out.reads.request(event.requestId) === null;
       permissionRequested(out, event);
       const tool = ToolTitle.safeParse(event.toolCall);
       if (fresh) out.push({ kind: "permission", actorId: null, requestId: event.requestId, toolTitle: tool.success ? tool.data.title : "", options: event.options });
@@ -72,7 +72,7 @@ export function onDaemonEvent(out: Out, event: DaemonEvent): void {
     case "permission.cancelled":
       return permissionWithdrawn(out, event.requestId);
     case "elicitation.request": {
-      const fresh = !(event.requestId in out.state.elicitations);
+      const fresh = out.reads.request(event.requestId) === null;
       elicitationRequested(out, event);
       if (fresh) out.push({ kind: "question", actorId: null, requestId: event.requestId, message: event.message });
       return;

@@ -1,7 +1,7 @@
 /** The viewer-op transition as tables: (state, op) → (reply, state, effects). */
 import { describe, expect, it } from "vitest";
 import type { ClientOp, Viewer } from "../../shared/viewer-protocol";
-import { CONFIG, entry, NOW, ready, reserved, running, step, type World } from "../testing/room-fixtures";
+import { CONFIG, entry, form, NOW, permission, ready, reserved, running, step, type World } from "../testing/room-fixtures";
 import { onViewerOp } from "./on-viewer-op";
 import type { RoomState } from "./room-state";
 
@@ -36,9 +36,11 @@ describe("on a viewer op", () => {
     ["settings: saved and published", ready(), op({ op: "settings.set", queueDepth: 3 }), {}, { ok: true, op: "settings.set", ack: { outcome: "saved", settings: { queueDepth: 3, mergeQueued: false } } }, { settings: { queueDepth: 3, mergeQueued: false } }, ["config_state"]],
     ["a mode the agent lacks: refused", ready(), op({ op: "mode.set", modeId: "x" }), {}, { ok: false, code: "NOT_SUPPORTED", message: "the agent has no mode x" }, {}, []],
     ["an unknown permission: refused", running(), op({ op: "permission.respond", requestId: "p", optionId: null }), {}, { ok: false, code: "NOT_FOUND", message: "no such permission request" }, {}, []],
-    ["a permission answered: resolved and forwarded", running(), op({ op: "permission.respond", requestId: "p", optionId: "ok" }), { permissions: { p: { requestId: "p", toolCall: {}, options: [{ optionId: "ok", name: "OK", kind: "allow_once" }], open: true } } }, { ok: true, op: "permission.respond", ack: { outcome: "accepted" } }, {}, ["permission.resolve", "permission_resolved", "dispatch:permission.respond"]],
-    ["a permission answered late", running(), op({ op: "permission.respond", requestId: "p", optionId: null }), { permissions: { p: { requestId: "p", toolCall: {}, options: [], open: false } } }, { ok: true, op: "permission.respond", ack: { outcome: "already_resolved" } }, {}, []],
-    ["a form answered late", running({ elicitationsResolved: ["e"] }), op({ op: "elicitation.respond", requestId: "e", action: "cancel" }), {}, { ok: true, op: "elicitation.respond", ack: { outcome: "already_resolved" } }, {}, []],
+    ["a permission answered: resolved and forwarded", running(), op({ op: "permission.respond", requestId: "p", optionId: "ok" }), { requests: [permission("p", true, [{ optionId: "ok", name: "OK", kind: "allow_once" }])] }, { ok: true, op: "permission.respond", ack: { outcome: "accepted" } }, {}, ["request.resolve", "permission_resolved", "dispatch:permission.respond"]],
+    ["a permission answered late", running(), op({ op: "permission.respond", requestId: "p", optionId: null }), { requests: [permission("p", false)] }, { ok: true, op: "permission.respond", ack: { outcome: "already_resolved" } }, {}, []],
+    ["a form answered: resolved and forwarded", running(), op({ op: "elicitation.respond", requestId: "e", action: "decline" }), { requests: [form("e", true)] }, { ok: true, op: "elicitation.respond", ack: { outcome: "accepted" } }, {}, ["request.resolve", "elicitation_resolved", "dispatch:elicitation.respond"]],
+    ["a permission's id answered as a form: unknown", running(), op({ op: "elicitation.respond", requestId: "p", action: "cancel" }), { requests: [permission("p", true)] }, { ok: false, code: "NOT_FOUND", message: "no such form request" }, {}, []],
+    ["a form answered late", running(), op({ op: "elicitation.respond", requestId: "e", action: "cancel" }), { requests: [form("e", false)] }, { ok: true, op: "elicitation.respond", ack: { outcome: "already_resolved" } }, {}, []],
   ])("%s", (_name, before, o, world, reply, changed, kinds) => {
     const r = step(before, (out) => onViewerOp(out, BOB, o), world);
     expect(r.result).toEqual(reply);

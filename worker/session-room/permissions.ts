@@ -14,32 +14,33 @@ type PermissionRespond = Pick<Extract<ClientOp, { op: "permission.respond" }>, "
 
 export function permissionRequested(out: Out, e: PermissionRequest): void {
   // A request heard again (a resend) keeps its first record.
-  if (!out.reads.permission(e.requestId)) out.add({ t: "permission.add", request: { requestId: e.requestId, toolCall: e.toolCall, options: e.options } });
+  if (!out.reads.request(e.requestId)) out.add({ t: "request.add", request: { kind: "permission", requestId: e.requestId, toolCall: e.toolCall, options: e.options } });
   out.emit({ kind: "permission_request", requestId: e.requestId, toolCall: e.toolCall, options: e.options });
 }
 
 /** The agent withdrew a request (its turn ended on the machine side). */
 export function permissionWithdrawn(out: Out, requestId: string): void {
-  if (!out.reads.permissionOpen(requestId)) return;
-  out.add({ t: "permission.resolve", requestId, by: null });
+  const r = out.reads.request(requestId);
+  if (r?.kind !== "permission" || !r.open) return;
+  out.add({ t: "request.resolve", requestId, by: null });
   out.emit({ kind: "permission_resolved", requestId, outcome: "cancelled", optionId: null, by: null });
 }
 
 export function cancelPendingPermissions(out: Out): void {
-  for (const requestId of out.reads.openPermissionIds()) {
-    out.add({ t: "permission.resolve", requestId, by: null });
+  for (const { requestId } of out.reads.openRequests().filter((r) => r.kind === "permission")) {
+    out.add({ t: "request.resolve", requestId, by: null });
     out.emit({ kind: "permission_resolved", requestId, outcome: "cancelled", optionId: null, by: null });
   }
 }
 
 /** A viewer's answer: refused (unknown request / option), too late, or the winner (resolved here, forwarded). */
 export function answerPermission(out: Out, by: Author, op: PermissionRespond): OpReply<"permission.respond"> {
-  const pending = out.reads.permission(op.requestId);
-  if (!pending) return { ok: false, code: ErrorCode.NOT_FOUND, message: "no such permission request" };
+  const pending = out.reads.request(op.requestId);
+  if (pending?.kind !== "permission") return { ok: false, code: ErrorCode.NOT_FOUND, message: "no such permission request" };
   if (op.optionId !== null && !pending.options.some((o) => o.optionId === op.optionId))
     return { ok: false, code: ErrorCode.BAD_FRAME, message: "that option was not offered" };
-  if (!out.reads.permissionOpen(op.requestId)) return { ok: true, ack: { outcome: "already_resolved" } };
-  out.add({ t: "permission.resolve", requestId: op.requestId, by: by.name });
+  if (!pending.open) return { ok: true, ack: { outcome: "already_resolved" } };
+  out.add({ t: "request.resolve", requestId: op.requestId, by: by.name });
   out.emit({ kind: "permission_resolved", requestId: op.requestId, outcome: op.optionId === null ? "cancelled" : "selected", optionId: op.optionId, by });
   const sessionId = out.state.session.sessionId;
   out.dispatch({ t: "permission.respond", sessionId, requestId: op.requestId, optionId: op.optionId }, { deliverWhenOnline: true });

@@ -88,7 +88,7 @@ export class RoomCore {
     if (!this.store.state()) return { ok: false, error: "NOT_FOUND", message: "no such session" };
     const { result, effects } = this.transition((out) => answerPermission(out, { id: viewer.id, name: viewer.name }, { requestId, optionId }));
     await this.run(effects);
-    return remoteAnswer(result, () => this.store.permissionAnsweredBy(requestId));
+    return remoteAnswer(result, () => this.store.request(requestId)?.answeredBy ?? null);
   }
 
   async onDaemonEvents(epoch: string, batch: { n: number; event: DaemonEvent }[]): Promise<void> {

@@ -3,16 +3,15 @@
  * (room-core.ts). `Out` is the transitions' builder: a fresh state value per change, effects appended.
  */
 import type { MachineCommand } from "../../shared/tunnel-protocol";
-import { type AckOf, type ClientOpName, ErrorCode, type PermissionOption, type QueueEntry, type SendAck, type SessionEvent, type SessionState } from "../../shared/viewer-protocol";
+import { type AckOf, type ClientOpName, ErrorCode, type QueueEntry, type SendAck, type SessionEvent, type SessionState } from "../../shared/viewer-protocol";
 import type { DispatchOptions } from "../machine/dispatch-result";
 import type { PushEvent } from "../push/notify-rules";
-import { type Fate, type RoomState, type SettledOf } from "./room-state";
+import type { Fate, PendingRequest, RoomState, SettledOf, StoredRequest } from "./room-state";
 import { statusKey, statusOf } from "./room-status";
 
 /** A push without what the runner adds (the session's id and title, read when it is raised). */
 export type PushDetail = PushEvent extends infer E ? (E extends PushEvent ? Omit<E, "sessionId" | "sessionTitle"> : never) : never;
 
-export type PendingPermission = { requestId: string; toolCall: Record<string, unknown>; options: PermissionOption[] };
 
 /** Why a command was dispatched: its answer goes to on-dispatch-answer.ts with this. */
 export type About =
@@ -28,8 +27,8 @@ export type Effect =
   /** Logged (when a logged kind) and sent to every viewer. */
   | { t: "emit"; event: SessionEvent }
   | { t: "settle"; id: string; fate: Fate; ack: SendAck }
-  | { t: "permission.add"; request: PendingPermission }
-  | { t: "permission.resolve"; requestId: string; by: string | null }
+  | { t: "request.add"; request: PendingRequest }
+  | { t: "request.resolve"; requestId: string; by: string | null }
   | { t: "dispatch"; command: MachineCommand; opts: DispatchOptions; about: About }
   | { t: "push"; push: PushDetail }
   /** A turn's end for its push, with the agent's last words read from the log's tail when raised. */
@@ -42,15 +41,13 @@ export type Effect =
   /** Then: forward the queue's head if the room is idle (turn-rules.ts `flush`). */
   | { t: "flush"; actorId: string | null };
 
-/** What a transition may read besides the state: the clock, ids, the settled ring and the permission table. */
+/** What a transition may read besides the state: the clock, ids, the settled ring and the requests table. */
 export type RoomReads = {
   now: number;
   newId(): string;
   settled: SettledOf;
-  permission(requestId: string): PendingPermission | null;
-  /** Still waiting for its answer. */
-  permissionOpen(requestId: string): boolean;
-  openPermissionIds(): string[];
+  request(requestId: string): StoredRequest | null;
+  openRequests(): StoredRequest[];
 };
 
 export type Step = { state: RoomState; effects: Effect[] };

@@ -33,10 +33,10 @@ export class RoomOutbox {
         return this.emit(e.event);
       case "settle":
         return this.store.settle(e.id, e.fate, e.ack);
-      case "permission.add":
-        return this.store.addPermission(e.request);
-      case "permission.resolve":
-        return void this.store.resolvePermission(e.requestId, e.by);
+      case "request.add":
+        return this.store.addRequest(e.request);
+      case "request.resolve":
+        return void this.store.resolveRequest(e.requestId, e.by);
       case "push":
         return this.notify(() => e.push);
       case "push.turnEnded":

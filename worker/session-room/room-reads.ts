@@ -15,9 +15,8 @@ export function roomReads(store: RoomStore, port: RoomPort): RoomReads {
     now: port.now(),
     newId: () => port.newId(),
     settled: (id) => store.settled(id),
-    permission: (id) => store.permission(id),
-    permissionOpen: (id) => store.permissionOpen(id),
-    openPermissionIds: () => store.pendingPermissionIds(),
+    request: (id) => store.request(id),
+    openRequests: () => store.openRequests(),
   };
 }
 

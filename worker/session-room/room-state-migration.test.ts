@@ -18,6 +18,22 @@ function oldRoom(meta: Record<string, unknown>): SqlDb {
   return sql;
 }
 
+describe("requests: the old permissions table", () => {
+  it("its rows move to the requests table as kind permission, open or answered by whom", () => {
+    const sql = memorySql();
+    migrate(sql, ROOM_MIGRATIONS.slice(0, 4));
+    const opts = [{ optionId: "ok", name: "OK", kind: "allow_once" }];
+    sql.exec("INSERT INTO permissions (request_id, tool_call, options, resolved, resolved_by) VALUES ('p1', ?, ?, 0, NULL)", JSON.stringify({ title: "rm" }), JSON.stringify(opts));
+    sql.exec("INSERT INTO permissions (request_id, tool_call, options, resolved, resolved_by) VALUES ('p0', '{}', '[]', 1, 'Bob')");
+    const store = new RoomStore(sql);
+    expect(store.openRequests()).toEqual([{ kind: "permission", requestId: "p1", toolCall: { title: "rm" }, options: opts, open: true, answeredBy: null }]);
+    expect(store.request("p0")).toEqual({ kind: "permission", requestId: "p0", toolCall: {}, options: [], open: false, answeredBy: "Bob" });
+    expect(store.resolveRequest("p0", "Cy")).toBe(false);
+    expect(store.resolveRequest("p1", "Cy")).toBe(true);
+    expect(store.request("p1")?.answeredBy).toBe("Cy");
+  });
+});
+
 describe("room state: migrating a room stored as meta keys", () => {
   it("a ready room with a reserved, Stop-marked turn, its offer, forms, cursor and titles", () => {
     const sql = oldRoom({
@@ -48,13 +64,14 @@ describe("room state: migrating a room stored as meta keys", () => {
       queue: [waiting],
       agentConfig: { modes: null, models: null, configOptions: [], steering: true, images: false },
       droppedOffer: [ENTRY],
-      elicitations: { e1: { requestedSchema: { type: "object" } } },
-      elicitationsResolved: ["e0"],
       daemonCursor: { epoch: "e", n: 9 },
       statusKey: "active:t1",
       firstPrompt: "hi",
       agentTitle: "Fixing",
     });
+    // The forms move to the requests table: the open one open, the answered one closed.
+    expect(store.openRequests()).toEqual([{ kind: "elicitation", requestId: "e1", requestedSchema: { type: "object" }, open: true, answeredBy: null }]);
+    expect(store.request("e0")).toMatchObject({ kind: "elicitation", open: false });
     expect(turnOf(store.state())).toMatchObject({ turnId: "t1", cancelRequested: true });
     // Read once: the old keys are gone (but the log's compaction state stays), the row is what a new instance reads.
     const left = sql.exec<{ key: string }>("SELECT key FROM meta").toArray().map((r) => r.key);

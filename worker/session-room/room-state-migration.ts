@@ -5,7 +5,7 @@
 import type { AgentConfig } from "../../shared/tunnel-protocol";
 import type { AuthMethod, QueueEntry, RoomSettings } from "../../shared/viewer-protocol";
 import type { RoomStartKind } from "./room-start";
-import { type AgentPhase, type Canceller, type DaemonCursor, DEFAULT_SETTINGS, type OpenElicitations, type RoomState, type SessionMeta, type TurnPhase } from "./room-state";
+import { type AgentPhase, type Canceller, type DaemonCursor, DEFAULT_SETTINGS, type OpenElicitations, type RoomState, type SessionMeta, type StoredRequest, type TurnPhase } from "./room-state";
 
 /** The old `meta` keys and what they held. */
 type OldMeta = {
@@ -64,13 +64,19 @@ export function roomStateFromMeta(read: (key: string) => unknown): Omit<RoomStat
     settings: get("settings") ?? DEFAULT_SETTINGS,
     agentConfig: get("agent_config"),
     droppedOffer: get("dropped_offer") ?? [],
-    elicitations: get("elicitations") ?? {},
-    elicitationsResolved: get("elicitations_resolved") ?? [],
     daemonCursor: get("daemon_cursor"),
     statusKey: get("status_key"),
     firstPrompt: get("first_prompt"),
     agentTitle: get("agent_title"),
   };
+}
+
+/** The old meta's forms, as rows of the requests table: the open ones, and those answered lately (closed). */
+export function formsFromMeta(read: (key: string) => unknown): StoredRequest[] {
+  const get = read as Get;
+  const open = Object.entries(get("elicitations") ?? {}).map(([requestId, f]): StoredRequest => ({ kind: "elicitation", requestId, ...f, open: true, answeredBy: null }));
+  const done = (get("elicitations_resolved") ?? []).map((requestId): StoredRequest => ({ kind: "elicitation", requestId, requestedSchema: {}, open: false, answeredBy: null }));
+  return [...open, ...done];
 }
 
 function agentOf(get: Get): AgentPhase {

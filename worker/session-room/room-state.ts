@@ -5,7 +5,7 @@
  * own tables.
  */
 import type { AgentConfig } from "../../shared/tunnel-protocol";
-import type { AuthMethod, QueueEntry, RoomSettings, SendAck, SessionState } from "../../shared/viewer-protocol";
+import type { AuthMethod, PermissionOption, QueueEntry, RoomSettings, SendAck, SessionState } from "../../shared/viewer-protocol";
 import { DEFAULT_QUEUE_DEPTH } from "../../shared/limits";
 import type { RoomStartKind } from "./room-start";
 
@@ -68,6 +68,13 @@ export type PendingElicitation = { requestedSchema: Record<string, unknown> };
 /** requestId → the open agent form (ACP elicitation; elicitations.ts). */
 export type OpenElicitations = Readonly<Record<string, PendingElicitation>>;
 
+/** Something the agent asked that someone must answer: a permission request or a form (the `requests` table). */
+export type PendingRequest =
+  | { kind: "permission"; requestId: string; toolCall: Record<string, unknown>; options: PermissionOption[] }
+  | ({ kind: "elicitation"; requestId: string } & PendingElicitation);
+/** A request as stored: still open, or answered (by a name; null when cancelled). */
+export type StoredRequest = PendingRequest & { open: boolean; answeredBy: string | null };
+
 /** Where the daemon's numbered events were applied up to (exactly-once lives in the room). */
 export type DaemonCursor = { epoch: string; n: number };
 
@@ -84,9 +91,6 @@ export type RoomState = {
   agentConfig: AgentConfig | null;
   /** What the last Stop dropped and nobody re-queued or restored yet (dropped-offer.ts). */
   droppedOffer: QueueEntry[];
-  /** Agent forms waiting for an answer, and those answered or cancelled lately (a late answer hears "already resolved"). */
-  elicitations: OpenElicitations;
-  elicitationsResolved: string[];
   daemonCursor: DaemonCursor | null;
   /** `state:turnId` of the last session_status logged (emitted on change only). */
   statusKey: string | null;
@@ -108,8 +112,6 @@ export function initialRoomState(session: SessionMeta, start?: { kind: RoomStart
     queue: [],
     agentConfig: null,
     droppedOffer: [],
-    elicitations: {},
-    elicitationsResolved: [],
     daemonCursor: null,
     statusKey: null,
     firstPrompt: null,

@@ -1,14 +1,14 @@
 /**
- * The SessionRoom's durable state in SQLite: the event log, the queue, meta, the settled-id ring and
- * pending permission requests. Synchronous (DO SQLite); every method is a small transaction-free
+ * The SessionRoom's durable state in SQLite: the room's state row (room-state.ts) with its queue, the event
+ * log, the settled-id ring and the requests someone must answer (permissions and forms). Synchronous (DO SQLite); every method is a small transaction-free
  * statement group — the DO's output gate holds outgoing frames until these writes are durable.
  */
 import type { PromptBlock } from "../../shared/blocks";
 import { SETTLED_RING_SIZE } from "../../shared/limits";
 import type { AgentConfig } from "../../shared/tunnel-protocol";
 import type { Author, PermissionOption, QueueEntry, RoomSettings, SendAck, SessionEvent } from "../../shared/viewer-protocol";
-import { agentConfigOf, Fate, type RoomState, type SessionMeta, type Turn, turnOf } from "./room-state";
-import { roomStateFromMeta, STATE_META_KEYS } from "./room-state-migration";
+import { agentConfigOf, Fate, type PendingRequest, type RoomState, type SessionMeta, type StoredRequest, type Turn, turnOf } from "./room-state";
+import { formsFromMeta, roomStateFromMeta, STATE_META_KEYS } from "./room-state-migration";
 import { makeMetaTable, migrate, type SqlDb } from "../sql-migrations";
 import { type Compacted, compactInto, type CompactState, initialCompactState, type ItemSink } from "./compact-events";
 
@@ -34,6 +34,12 @@ export const ROOM_MIGRATIONS = [
    CREATE INDEX IF NOT EXISTS compacted_key ON compacted(key);`,
   // The room's state as one row (room-state.ts); a room written before reads its old meta keys once.
   `CREATE TABLE IF NOT EXISTS room_state (id INTEGER PRIMARY KEY CHECK (id = 1), body TEXT NOT NULL);`,
+  // Permission requests and forms: one table of requests someone must answer, told apart by `kind`
+  // (`body`: the request's own fields as JSON); a room's permission rows move over, its forms on first load.
+  `CREATE TABLE requests (request_id TEXT PRIMARY KEY, kind TEXT NOT NULL, body TEXT NOT NULL, resolved INTEGER NOT NULL DEFAULT 0, resolved_by TEXT);
+   INSERT INTO requests (request_id, kind, body, resolved, resolved_by)
+     SELECT request_id, 'permission', '{"toolCall":' || tool_call || ',"options":' || options || '}', resolved, resolved_by FROM permissions;
+   DROP TABLE permissions;`,
 ];
 
 /** Log events compacted per write-back step: bounds the items held in memory while a long log catches up. */
@@ -47,8 +53,6 @@ export type { SessionMeta, Turn, DaemonCursor } from "./room-state";
 export type { RoomSettings };
 
 export type StoredEvent = { seq: number; event: SessionEvent };
-
-export type PendingPermission = { requestId: string; toolCall: Record<string, unknown>; options: PermissionOption[] };
 
 export class RoomStore {
   private readonly meta: ReturnType<typeof makeMetaTable>;
@@ -71,6 +75,10 @@ export class RoomStore {
     const migrated = { ...old, queue: this.readQueue() };
     this.cached = this.written = migrated;
     this.writeRow(migrated);
+    for (const r of formsFromMeta((key) => this.meta.get(key))) {
+      this.addRequest(r);
+      if (!r.open) this.resolveRequest(r.requestId);
+    }
     for (const key of STATE_META_KEYS) this.sql.exec("DELETE FROM meta WHERE key = ?", key);
     return migrated;
   }
@@ -366,45 +374,33 @@ export class RoomStore {
     );
   }
 
-  // ---------------------------------------------------------------- permissions
-  addPermission(p: PendingPermission): void {
-    this.sql.exec(
-      "INSERT OR IGNORE INTO permissions (request_id, tool_call, options) VALUES (?, ?, ?)",
-      p.requestId,
-      JSON.stringify(p.toolCall),
-      JSON.stringify(p.options),
-    );
+  // ---------------------------------------------------------------- requests (permissions and forms)
+  /** Stores a new request (one heard again keeps its first record). */
+  addRequest(r: PendingRequest): void {
+    const { kind, requestId, ...body } = r;
+    this.sql.exec("INSERT OR IGNORE INTO requests (request_id, kind, body) VALUES (?, ?, ?)", requestId, kind, JSON.stringify(body));
   }
-  /** Marks a pending request resolved (by whom: a name, null when cancelled); false when it was not pending (first answer wins). */
-  resolvePermission(requestId: string, by: string | null = null): boolean {
-    const pending = this.sql
-      .exec<{ c: number }>("SELECT COUNT(*) AS c FROM permissions WHERE request_id = ? AND resolved = 0", requestId)
-      .one().c;
-    if (!pending) return false;
-    this.sql.exec("UPDATE permissions SET resolved = 1, resolved_by = ? WHERE request_id = ?", by, requestId);
+  /** Marks an open request answered (by a name; null when cancelled); false when it was not open (first answer wins). */
+  resolveRequest(requestId: string, by: string | null = null): boolean {
+    if (!this.request(requestId)?.open) return false;
+    this.sql.exec("UPDATE requests SET resolved = 1, resolved_by = ? WHERE request_id = ?", by, requestId);
     return true;
   }
-  permissionOpen(requestId: string): boolean {
-    return this.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM permissions WHERE request_id = ? AND resolved = 0", requestId).one().c > 0;
+  request(requestId: string): StoredRequest | null {
+    const r = this.sql.exec<RequestRow>("SELECT request_id, kind, body, resolved, resolved_by FROM requests WHERE request_id = ?", requestId).toArray()[0];
+    return r ? requestOf(r) : null;
   }
-  /** Who answered a resolved request (null: cancelled, or not resolved). */
-  permissionAnsweredBy(requestId: string): string | null {
-    const rows = this.sql.exec<{ by: string | null }>("SELECT resolved_by AS by FROM permissions WHERE request_id = ?", requestId).toArray();
-    return rows[0]?.by ?? null;
+  openRequests(): StoredRequest[] {
+    return this.sql.exec<RequestRow>("SELECT request_id, kind, body, resolved, resolved_by FROM requests WHERE resolved = 0").toArray().map(requestOf);
   }
-  permission(requestId: string): PendingPermission | null {
-    const rows = this.sql
-      .exec<{ tool_call: string; options: string }>("SELECT tool_call, options FROM permissions WHERE request_id = ?", requestId)
-      .toArray();
-    if (!rows.length) return null;
-    return { requestId, toolCall: JSON.parse(rows[0]!.tool_call), options: JSON.parse(rows[0]!.options) };
-  }
-  pendingPermissionIds(): string[] {
-    return this.sql
-      .exec<{ request_id: string }>("SELECT request_id FROM permissions WHERE resolved = 0")
-      .toArray()
-      .map((r) => r.request_id);
-  }
+}
+
+type RequestRow = { request_id: string; kind: string; body: string; resolved: number; resolved_by: string | null };
+
+function requestOf(r: RequestRow): StoredRequest {
+  const state = { requestId: r.request_id, open: r.resolved === 0, answeredBy: r.resolved_by };
+  // The row was written by addRequest from a PendingRequest of this kind.
+  return { ...(JSON.parse(r.body) as object), kind: r.kind, ...state } as StoredRequest;
 }
 
 type ItemRow = { pos: number; seq: number; key: string | null; rows: number; active: number; body: string };

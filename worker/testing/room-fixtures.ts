@@ -3,9 +3,9 @@
  * and `step` — one transition over a state, returning what it returns, the new state and the effects.
  */
 import type { AgentConfig } from "../../shared/tunnel-protocol";
-import type { QueueEntry } from "../../shared/viewer-protocol";
-import { Out, type PendingPermission, type RoomReads } from "../session-room/room-effects";
-import { type Fate, initialRoomState, type RoomState, type Settled } from "../session-room/room-state";
+import type { PermissionOption, QueueEntry } from "../../shared/viewer-protocol";
+import { Out, type RoomReads } from "../session-room/room-effects";
+import { type Fate, initialRoomState, type RoomState, type Settled, type StoredRequest } from "../session-room/room-state";
 
 export const SESSION = { sessionId: "s1", machineId: "m1", agentId: "demo", cwd: "/w", title: "t", ownerId: "u1" };
 export const ANN = { id: "u1", name: "Ann" };
@@ -22,18 +22,28 @@ export const running = (patch: Partial<RoomState> = {}): RoomState => ready({ tu
 export const reserved = (entries: QueueEntry[], patch: Partial<RoomState> = {}): RoomState =>
   ready({ turn: { phase: "reserved", turnId: "t1", messageId: entries[0]!.id, startedAt: 1, entries, fromQueue: false, actorId: null, cancelledBy: null }, ...patch });
 
-export type World = { settled?: Record<string, Fate>; permissions?: Record<string, PendingPermission & { open: boolean }> };
+export type World = { settled?: Record<string, Fate>; requests?: StoredRequest[] };
+
+/** A permission request in the requests table, open or answered. */
+export const permission = (requestId: string, open: boolean, options: PermissionOption[] = []): StoredRequest => ({
+  kind: "permission",
+  requestId,
+  toolCall: {},
+  options,
+  open,
+  answeredBy: open ? null : "Ann",
+});
+export const form = (requestId: string, open: boolean): StoredRequest => ({ kind: "elicitation", requestId, requestedSchema: {}, open, answeredBy: null });
 
 export function reads(world: World = {}): RoomReads {
   let ids = 0;
-  const perms = world.permissions ?? {};
+  const requests = world.requests ?? [];
   return {
     now: NOW,
     newId: () => `id${++ids}`,
     settled: (id): Settled | null => (world.settled?.[id] ? { fate: world.settled[id], ack: { queued: true } } : null),
-    permission: (id) => perms[id] ?? null,
-    permissionOpen: (id) => perms[id]?.open ?? false,
-    openPermissionIds: () => Object.keys(perms).filter((id) => perms[id]!.open),
+    request: (id) => requests.find((r) => r.requestId === id) ?? null,
+    openRequests: () => requests.filter((r) => r.open),
   };
 }
 
