@@ -171,7 +171,8 @@ const CONTENT_COLUMNS: Record<string, string[]> = {
   events: ["body"],
   queue: ["blocks", "author"],
   settled: ["id", "ack"],
-  permissions: ["tool_call", "options"],
+  requests: ["body"],
+  room_state: ["body"],
   meta: ["value"],
 };
 

@@ -8,6 +8,7 @@ import { SETTLED_RING_SIZE } from "../../shared/limits";
 import type { AgentConfig } from "../../shared/tunnel-protocol";
 import type { Author, PermissionOption, QueueEntry, RoomSettings, SendAck, SessionEvent } from "../../shared/viewer-protocol";
 import { agentConfigOf, Fate, type PendingRequest, type RoomState, type SessionMeta, type StoredRequest, type Turn, turnOf } from "./room-state";
+import type { StoredEvent } from "./stored-event";
 import { formsFromMeta, roomStateFromMeta, STATE_META_KEYS } from "./room-state-migration";
 import { makeMetaTable, migrate, type SqlDb } from "../sql-migrations";
 import { type Compacted, compactInto, type CompactState, initialCompactState, type ItemSink } from "./compact-events";
@@ -36,7 +37,7 @@ export const ROOM_MIGRATIONS = [
   `CREATE TABLE IF NOT EXISTS room_state (id INTEGER PRIMARY KEY CHECK (id = 1), body TEXT NOT NULL);`,
   // Permission requests and forms: one table of requests someone must answer, told apart by `kind`
   // (`body`: the request's own fields as JSON); a room's permission rows move over, its forms on first load.
-  `CREATE TABLE requests (request_id TEXT PRIMARY KEY, kind TEXT NOT NULL, body TEXT NOT NULL, resolved INTEGER NOT NULL DEFAULT 0, resolved_by TEXT);
+  `CREATE TABLE IF NOT EXISTS requests (request_id TEXT PRIMARY KEY, kind TEXT NOT NULL, body TEXT NOT NULL, resolved INTEGER NOT NULL DEFAULT 0, resolved_by TEXT);
    INSERT INTO requests (request_id, kind, body, resolved, resolved_by)
      SELECT request_id, 'permission', '{"toolCall":' || tool_call || ',"options":' || options || '}', resolved, resolved_by FROM permissions;
    DROP TABLE permissions;`,
@@ -52,7 +53,7 @@ export { Fate };
 export type { SessionMeta, Turn, DaemonCursor } from "./room-state";
 export type { RoomSettings };
 
-export type StoredEvent = { seq: number; event: SessionEvent };
+export type { StoredEvent };
 
 export class RoomStore {
   private readonly meta: ReturnType<typeof makeMetaTable>;
