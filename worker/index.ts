@@ -40,6 +40,7 @@ import { MACHINE_ID_HEADER, VIEWER_HEADER } from "./headers";
 import { sessionRoutes } from "./session-routes";
 import { publish, publishIfChanged, publishSession } from "./session-feed/feed-publish";
 import { markSeen } from "./session-list/session-list-directory";
+import { shareOwnerRoutes, sharePublicRoutes } from "./share/share-routes";
 
 export { Machine } from "./machine/machine-do";
 export { SessionRoom } from "./session-room/session-room-do";
@@ -73,6 +74,9 @@ app.route("/api", daemonPublicRoutes);
 
 // Sign-in / sign-out / which mode (public: they are how a browser gets an identity).
 app.route("/api/auth", authRoutes);
+
+// A read-only share link's page data and socket (public: a spectator may be anonymous; worker/share).
+app.route("/api", sharePublicRoutes);
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -141,6 +145,8 @@ app.route("/api/device/approvals", deviceApprovalRoutes);
 
 // The session list, its live feed and the lifecycle (issue 26): worker/session-routes.ts.
 app.route("/api/sessions", sessionRoutes);
+// Read-only share links: the owner creates, lists and revokes them (worker/share/share-routes.ts).
+app.route("/api/sessions", shareOwnerRoutes);
 
 app.post("/api/sessions", async (c) => {
   const parsed = CreateSessionBody.safeParse(await c.req.json().catch(() => null));
