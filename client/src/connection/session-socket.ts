@@ -6,7 +6,7 @@
  */
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { VIEWER_PING_EVERY_MS } from "../../../shared/limits";
-import { CLOSE_SESSION_DELETED } from "../../../shared/close-codes";
+import { CLOSE_SESSION_DELETED, CLOSE_SHARE_ENDED } from "../../../shared/close-codes";
 import { viewerSocketPath } from "../../../shared/viewer-socket-path";
 import type { ServerFrame } from "../../../shared/viewer-protocol";
 import { whenIdle } from "../lib/idle";
@@ -36,10 +36,13 @@ export { BACKOFF, makeBackoff } from "./backoff";
 const PONG_MS = 6_000;
 const WS_OPEN = 1;
 
-export function socketUrl(loc: Pick<Location, "protocol" | "host">, sessionId: string, cursor: number): string {
+export function socketUrl(loc: Pick<Location, "protocol" | "host">, sessionId: string, cursor: number, path = viewerSocketPath(sessionId)): string {
   const scheme = loc.protocol === "https:" ? "wss" : "ws";
-  return `${scheme}://${loc.host}${viewerSocketPath(sessionId)}?after=${Math.max(0, Math.floor(cursor))}`;
+  return `${scheme}://${loc.host}${path}?after=${Math.max(0, Math.floor(cursor))}`;
 }
+
+/** A spectator's socket (issue 30 #3): another path, and the share token offered as a subprotocol. */
+export type SocketRoute = { path: string; protocols: string[] };
 
 export type SessionSocketOptions = {
   sessionId: string;
@@ -51,6 +54,10 @@ export type SessionSocketOptions = {
   WebSocket?: typeof WebSocket;
   /** The room closed the socket because the session was deleted (CLOSE_SESSION_DELETED): no reconnect. */
   onDeleted?: () => void;
+  /** Where to connect instead of the member's socket (a share link's). */
+  route?: SocketRoute;
+  /** The room closed a spectator's socket because its share link was revoked or expired (CLOSE_SHARE_ENDED): no reconnect. */
+  onShareEnded?: () => void;
 } & Pick<OpClientOptions, "onOrphanReply" | "onOutboxChange">;
 
 export function makeSessionSocket(opts: SessionSocketOptions) {
@@ -70,7 +77,11 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
     maxEnqueuedMessages: 0,
     ...(opts.WebSocket ? { WebSocket: opts.WebSocket } : {}),
   };
-  const ws = new ReconnectingWebSocket(() => backoff.wait().then(() => socketUrl(location, opts.sessionId, opts.cursor())), [], options);
+  const ws = new ReconnectingWebSocket(
+    () => backoff.wait().then(() => socketUrl(location, opts.sessionId, opts.cursor(), opts.route?.path)),
+    opts.route?.protocols ?? [],
+    options,
+  );
 
   const ops = makeOpClient({
     transmit: (frame) => {
@@ -133,6 +144,11 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
     if (e.code === CLOSE_SESSION_DELETED) {
       ws.close();
       opts.onDeleted?.();
+      return;
+    }
+    if (e.code === CLOSE_SHARE_ENDED) {
+      ws.close();
+      opts.onShareEnded?.();
       return;
     }
     ops.setLive(false);
