@@ -2,7 +2,6 @@
 import type { AuthConfig, CreateSessionBody, MachineSummary, Me, Member, SessionSummary } from "../../../shared/api";
 import type { DeviceApproval, DeviceDecisionBody } from "../../../shared/device-api";
 import type { Viewer } from "../../../shared/viewer-protocol";
-import type { CreatedShareLink, CreateShareLinkBody, OpenedShare, ShareLinksReply } from "../../../shared/share-api";
 import type { BulkArchiveBody, DeleteSessionBody, UpdateSessionBody } from "../../../shared/session-list";
 
 export class ApiError extends Error {
@@ -73,16 +72,6 @@ export const api = {
   signOut: () => call<{ ok: true }>("/api/auth/signout", { method: "POST" }),
 };
 
-/** Read-only share links (issue 30 #3): the owner's side, and what a spectator's page asks first. */
-export const shareApi = {
-  list: (sessionId: string) => call<ShareLinksReply>(shareLinksPath(sessionId)).then((r) => r.links),
-  create: (sessionId: string, body: CreateShareLinkBody) => call<CreatedShareLink>(shareLinksPath(sessionId), { method: "POST", body: JSON.stringify(body) }),
-  revoke: (sessionId: string, linkId: string) =>
-    call<ShareLinksReply>(`${shareLinksPath(sessionId)}/${encodeURIComponent(linkId)}`, { method: "DELETE" }).then((r) => r.links),
-  open: (token: string) => call<OpenedShare>("/api/share/open", { method: "POST", body: JSON.stringify({ token }) }),
-};
-
 export type GrantableRole = "member" | "viewer";
 const sessionPath = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
-const shareLinksPath = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}/share-links`;
 const membersPath = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}/members`;

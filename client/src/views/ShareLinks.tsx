@@ -6,7 +6,7 @@
 import Copy from "lucide-solid/icons/copy";
 import { createResource, createSignal, For, Show } from "solid-js";
 import type { ShareExpiry, ShareLinkSummary, ShareScope } from "../../../shared/share-api";
-import { shareApi } from "../lib/api";
+import { shareApi } from "../lib/share-http";
 import { sentence } from "../lib/format";
 import { toast } from "../lib/toasts";
 import { EXPIRY_CHOICES, expiryLabel, SCOPE_CHOICES, scopeLabel } from "../session/share-logic";
