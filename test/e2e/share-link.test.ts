@@ -64,6 +64,14 @@ async function run(profile: BrowserContextOptions, label: "desktop" | "phone") {
   expect(await userRows(s)).toContain("sleep 8");
   await waitFor(async () => (await tid(s, "row-agent").count()) > agentRowsBefore, "the agent's answer reached the spectator");
   await snap(s, `spectator-${label}`);
+  // Search works for a spectator (the room answers history.search to every role); the export is for members.
+  await s.getByRole("button", { name: "Search this session" }).click();
+  const search = s.getByRole("dialog", { name: "Search this session" });
+  await search.getByRole("searchbox", { name: "Search this session" }).fill("queued");
+  await search.getByRole("searchbox", { name: "Search this session" }).press("Enter");
+  await search.getByTestId("search-hit").first().waitFor({ timeout: 15_000 });
+  expect(await s.getByRole("link", { name: "Export as Markdown" }).count()).toBe(0);
+  await s.keyboard.press("Escape");
 
   // The owner revokes: the spectator is cut off and the page says why.
   await o.getByRole("button", { name: "Members" }).click();

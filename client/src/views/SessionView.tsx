@@ -178,7 +178,7 @@ function Session(props: { id: string; share?: SpectatorShare }) {
               {Math.round((state.usage!.used / state.usage!.size) * 100)}% ctx
             </span>
           </Show>
-          <SessionSearch sessionId={props.id} ask={search} reveal={reveal} />
+          <SessionSearch sessionId={props.id} ask={search} reveal={reveal} exportable={!share} />
           <Show when={!share && state.viewer}>
             {(v) => (
               <Suspense fallback={<HeaderButtonPlaceholder label="Members" icon={<Users size={18} />} />}>
@@ -292,23 +292,23 @@ function Session(props: { id: string; share?: SpectatorShare }) {
             </p>
           }
         >
-        <Sender
-          draft={draft()}
-          onDraft={setDraft}
-          turnActive={state.turnActive}
-          canAct={canAct()}
-          config={state.config}
-          commands={state.commands}
-          placeholder={placeholder()}
-          focusRef={(f) => (focusComposer = f)}
-          onSend={() => {
-            setSentHere(true);
-            follow.jump();
-            void actions.send();
-          }}
-          onStop={() => void actions.stop()}
-          onSelect={(spec, v) => void actions.setConfig(spec, v)}
-        />
+          <Sender
+            draft={draft()}
+            onDraft={setDraft}
+            turnActive={state.turnActive}
+            canAct={canAct()}
+            config={state.config}
+            commands={state.commands}
+            placeholder={placeholder()}
+            focusRef={(f) => (focusComposer = f)}
+            onSend={() => {
+              setSentHere(true);
+              follow.jump();
+              void actions.send();
+            }}
+            onStop={() => void actions.stop()}
+            onSelect={(spec, v) => void actions.setConfig(spec, v)}
+          />
         </Show>
       </footer>
     </div>
