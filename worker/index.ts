@@ -36,7 +36,7 @@ import { exportRoutes } from "./export-routes";
 import { agentSessionRoutes } from "./agent-session-routes";
 import { deleteSubscriptionsOfUser } from "./push/push-directory";
 import { type Env, machineStub, roomStub } from "./env";
-import { MACHINE_ID_HEADER, VIEWER_HEADER } from "./headers";
+import { MACHINE_ID_HEADER, SHARE_HEADER, VIEWER_HEADER } from "./headers";
 import { sessionRoutes } from "./session-routes";
 import { publish, publishIfChanged, publishSession } from "./session-feed/feed-publish";
 import { markSeen } from "./session-list/session-list-directory";
@@ -250,6 +250,7 @@ app.get("/api/sessions/:id/ws", async (c) => {
   const viewer: Viewer = { id: user.id, name: user.name, role: m.role };
   const headers = new Headers(c.req.raw.headers);
   headers.set(VIEWER_HEADER, JSON.stringify(viewer));
+  headers.delete(SHARE_HEADER); // only the share route says a socket came through a link
   // Joining is looking: the list's "new since you looked" clears (again when the socket closes).
   c.executionCtx.waitUntil(publishIfChanged(c.env, m.session.id, markSeen(c.env.DB, m.session.id, user.id, Date.now()), user.id));
   return roomStub(c.env, m.session.id).fetch(new Request(c.req.raw.url, { headers }));

@@ -216,6 +216,8 @@ describe("share links", () => {
     const other = await Spectator.open(tokenOf((await createLink(s.sessionId, { expiry: "never", scope: "anyone" })).body.url));
     const a = await Spectator.open(token);
     const b = await Spectator.open(token, await asUser(STRANGER));
+    // A member's socket cannot claim to be a link's (the header is the Worker's to set): revoke leaves it open.
+    const member = await AuthedViewer.open(s.sessionId, { ...(await asUser(MEMBER)), "x-baton-share": JSON.stringify({ linkId: made.body.link.id, expiresAt: null }) });
     const t0 = Date.now();
     const revoked = await call<ShareLinksReply>(`/api/sessions/${s.sessionId}/share-links/${made.body.link.id}`, { method: "DELETE", headers: await asUser(OWNER) });
     expect(revoked.status).toBe(200);
@@ -224,6 +226,8 @@ describe("share links", () => {
     expect(a.closed).toMatchObject({ code: CLOSE_SHARE_ENDED, reason: "revoked" });
     expect(b.closed!.at - t0).toBeLessThan(1000);
     expect(other.closed).toBeNull();
+    expect(member.closed).toBeNull();
+    member.close();
     expect(await refusal(token)).toMatchObject({ status: 410, code: "SHARE_REVOKED", message: expect.stringMatching(/revoked/) });
     // Revoking twice: a clear 404, nothing else changes.
     expect((await call(`/api/sessions/${s.sessionId}/share-links/${made.body.link.id}`, { method: "DELETE", headers: await asUser(OWNER) })).status).toBe(404);
