@@ -12,7 +12,7 @@ afterEach(() => cleanup());
 
 // jsdom has no popover API (the e2e tests drive Chromium's real one: Escape, light dismiss, focus return).
 // Enough of it for the views' component tests: a popovertarget button toggles its panel, which fires
-// beforetoggle and toggle as a browser does (here at once; a browser queues toggle).
+// beforetoggle and toggle as a browser does (here at once; a browser queues toggle), and shows while open.
 if (!("togglePopover" in HTMLElement.prototype)) {
   const shown = new WeakSet<HTMLElement>();
   const set = (el: HTMLElement, open: boolean) => {
@@ -21,6 +21,8 @@ if (!("togglePopover" in HTMLElement.prototype)) {
     el.dispatchEvent(Object.assign(new Event("beforetoggle"), states));
     if (open) shown.add(el);
     else shown.delete(el);
+    // jsdom's UA sheet hides [popover]:not(:popover-open), and its selectors never match :popover-open.
+    el.style.display = open ? "block" : "";
     el.dispatchEvent(Object.assign(new Event("toggle"), states));
   };
   Object.defineProperties(HTMLElement.prototype, {
