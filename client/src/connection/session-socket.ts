@@ -5,7 +5,7 @@
  * Plain (`make*`): the Solid store wires its callbacks.
  */
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
-import { CLOSE_SESSION_DELETED } from "../../../shared/close-codes";
+import { CLOSE_SESSION_DELETED, CLOSE_SHARE_ENDED } from "../../../shared/close-codes";
 import { viewerSocketPath } from "../../../shared/viewer-socket-path";
 import type { ServerFrame } from "../../../shared/viewer-protocol";
 import { whenIdle } from "../lib/idle";
@@ -34,10 +34,13 @@ export { BACKOFF, makeBackoff } from "./backoff";
 
 const WS_OPEN = 1;
 
-export function socketUrl(loc: Pick<Location, "protocol" | "host">, sessionId: string, cursor: number): string {
+export function socketUrl(loc: Pick<Location, "protocol" | "host">, sessionId: string, cursor: number, path = viewerSocketPath(sessionId)): string {
   const scheme = loc.protocol === "https:" ? "wss" : "ws";
-  return `${scheme}://${loc.host}${viewerSocketPath(sessionId)}?after=${Math.max(0, Math.floor(cursor))}`;
+  return `${scheme}://${loc.host}${path}?after=${Math.max(0, Math.floor(cursor))}`;
 }
+
+/** A spectator's socket (issue 30 #3): another path, and the share token offered as a subprotocol. */
+export type SocketRoute = { path: string; protocols: string[] };
 
 export type SessionSocketOptions = {
   sessionId: string;
@@ -49,6 +52,10 @@ export type SessionSocketOptions = {
   WebSocket?: typeof WebSocket;
   /** The room closed the socket because the session was deleted (CLOSE_SESSION_DELETED): no reconnect. */
   onDeleted?: () => void;
+  /** Where to connect instead of the member's socket (a share link's). */
+  route?: SocketRoute;
+  /** The room closed a spectator's socket because its share link was revoked or expired (CLOSE_SHARE_ENDED): no reconnect. */
+  onShareEnded?: () => void;
 } & Pick<OpClientOptions, "onOrphanReply" | "onOutboxChange">;
 
 export function makeSessionSocket(opts: SessionSocketOptions) {
@@ -68,7 +75,11 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
     maxEnqueuedMessages: 0,
     ...(opts.WebSocket ? { WebSocket: opts.WebSocket } : {}),
   };
-  const ws = new ReconnectingWebSocket(() => backoff.wait().then(() => socketUrl(location, opts.sessionId, opts.cursor())), [], options);
+  const ws = new ReconnectingWebSocket(
+    () => backoff.wait().then(() => socketUrl(location, opts.sessionId, opts.cursor(), opts.route?.path)),
+    opts.route?.protocols ?? [],
+    options,
+  );
 
   const ops = makeOpClient({
     transmit: (frame) => {
@@ -110,6 +121,13 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
       liveness.stop();
       ws.close();
       opts.onDeleted?.();
+      return;
+    }
+    if (e.code === CLOSE_SHARE_ENDED) {
+      // The link was revoked or expired: the same, the page asks why.
+      liveness.stop();
+      ws.close();
+      opts.onShareEnded?.();
       return;
     }
     ops.setLive(false);
