@@ -56,4 +56,11 @@ describe("package.json dependencies", () => {
     // A tool that the sources import after all needs no entry: keep the list to what it says.
     expect(Object.keys(TOOLS).filter(used)).toEqual([]);
   });
+
+  it("one Cloudflare runtime: a single workerd, miniflare and wrangler in the lock (issue 32 #7)", () => {
+    const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string }> };
+    const versions = (name: string) => [...new Set(Object.entries(lock.packages).filter(([p]) => p.endsWith(`node_modules/${name}`)).map(([, v]) => v.version))];
+    // `npm run dev` (the vite plugin), `npm start` (wrangler) and the tests (the vitest plugin) run the same workerd.
+    for (const name of ["workerd", "miniflare", "wrangler"]) expect({ name, versions: versions(name) }).toEqual({ name, versions: [expect.any(String)] });
+  });
 });
