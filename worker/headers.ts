@@ -4,3 +4,5 @@
 export const VIEWER_HEADER = "x-baton-viewer";
 /** The machine a tunnel token belongs to, on a tunnel upgrade forwarded to its Machine. */
 export const MACHINE_ID_HEADER = "x-baton-machine-id";
+/** On a spectator's socket upgrade (issue 30 #3): its share link `{linkId, expiresAt}` as JSON, so the room can end it. */
+export const SHARE_HEADER = "x-baton-share";

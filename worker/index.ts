@@ -36,10 +36,11 @@ import { exportRoutes } from "./export-routes";
 import { agentSessionRoutes } from "./agent-session-routes";
 import { deleteSubscriptionsOfUser } from "./push/push-directory";
 import { type Env, machineStub, roomStub } from "./env";
-import { MACHINE_ID_HEADER, VIEWER_HEADER } from "./headers";
+import { MACHINE_ID_HEADER, SHARE_HEADER, VIEWER_HEADER } from "./headers";
 import { sessionRoutes } from "./session-routes";
 import { publish, publishIfChanged, publishSession } from "./session-feed/feed-publish";
 import { markSeen } from "./session-list/session-list-directory";
+import { shareOwnerRoutes, sharePublicRoutes } from "./share/share-routes";
 
 export { Machine } from "./machine/machine-do";
 export { SessionRoom } from "./session-room/session-room-do";
@@ -73,6 +74,9 @@ app.route("/api", daemonPublicRoutes);
 
 // Sign-in / sign-out / which mode (public: they are how a browser gets an identity).
 app.route("/api/auth", authRoutes);
+
+// A read-only share link's page data and socket (public: a spectator may be anonymous; worker/share).
+app.route("/api", sharePublicRoutes);
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -141,6 +145,8 @@ app.route("/api/device/approvals", deviceApprovalRoutes);
 
 // The session list, its live feed and the lifecycle (issue 26): worker/session-routes.ts.
 app.route("/api/sessions", sessionRoutes);
+// Read-only share links: the owner creates, lists and revokes them (worker/share/share-routes.ts).
+app.route("/api/sessions", shareOwnerRoutes);
 
 app.post("/api/sessions", async (c) => {
   const parsed = CreateSessionBody.safeParse(await c.req.json().catch(() => null));
@@ -244,6 +250,7 @@ app.get("/api/sessions/:id/ws", async (c) => {
   const viewer: Viewer = { id: user.id, name: user.name, role: m.role };
   const headers = new Headers(c.req.raw.headers);
   headers.set(VIEWER_HEADER, JSON.stringify(viewer));
+  headers.delete(SHARE_HEADER); // only the share route says a socket came through a link
   // Joining is looking: the list's "new since you looked" clears (again when the socket closes).
   c.executionCtx.waitUntil(publishIfChanged(c.env, m.session.id, markSeen(c.env.DB, m.session.id, user.id, Date.now()), user.id));
   return roomStub(c.env, m.session.id).fetch(new Request(c.req.raw.url, { headers }));

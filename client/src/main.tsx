@@ -1,22 +1,25 @@
 // First: zod (loaded later by some chunks) must never probe for eval under the CSP.
 import "./lib/zod-jitless";
 import { Route, Router } from "@solidjs/router";
-import { ErrorBoundary, lazy } from "solid-js";
+import { ErrorBoundary, lazy, Show } from "solid-js";
 import { render } from "solid-js/web";
 import { registerServiceWorker } from "./push/register-sw";
 import "./styles.css";
 import { whenIdle } from "./lib/idle";
 import { AuthGate } from "./views/AuthGate";
 import { Toasts } from "./views/Toasts";
+import { SHARE_PAGE_PATH } from "../../shared/share-socket";
 
 // Each page is its own chunk (issue 20: a phone loads what the first paint needs, not the whole app).
 const SessionList = lazy(() => import("./views/SessionList").then((m) => ({ default: m.SessionList })));
 const Machines = lazy(() => import("./views/Machines").then((m) => ({ default: m.Machines })));
 const MachineApprove = lazy(() => import("./views/MachineApprove").then((m) => ({ default: m.MachineApprove })));
 const SessionView = lazy(() => import("./views/SessionView").then((m) => ({ default: m.SessionView })));
+const SharedSession = lazy(() => import("./views/SharedSession").then((m) => ({ default: m.SharedSession })));
 
 /** The chunk of the page at `path` (the routes below). */
 function pageAt(path: string) {
+  if (path === SHARE_PAGE_PATH) return SharedSession;
   if (path.startsWith("/s/")) return SessionView;
   if (path === "/machines/approve") return MachineApprove;
   if (path === "/machines") return Machines;
@@ -26,7 +29,7 @@ function pageAt(path: string) {
 // Fetch the opened page's chunk now, alongside the sign-in check rather than after it; a session is
 // the likely next page from anywhere else, so its chunk follows once the first page has painted.
 void pageAt(location.pathname).preload();
-whenIdle(() => void SessionView.preload());
+if (location.pathname !== SHARE_PAGE_PATH) whenIdle(() => void SessionView.preload());
 
 function Crash(props: { error: unknown; reset: () => void }) {
   return (
@@ -43,15 +46,18 @@ function Crash(props: { error: unknown; reset: () => void }) {
 render(
   () => (
     <ErrorBoundary fallback={(error, reset) => <Crash error={error} reset={reset} />}>
-      <AuthGate>
-        <Router>
-          <Route path="/" component={SessionList} />
-          <Route path="/machines" component={Machines} />
-          <Route path="/machines/approve" component={MachineApprove} />
-          <Route path="/s/:id" component={SessionView} />
-          <Route path="*" component={SessionList} />
-        </Router>
-      </AuthGate>
+      {/* A share link's page: a spectator may have no account here, so it is outside the sign-in gate. */}
+      <Show when={location.pathname !== SHARE_PAGE_PATH} fallback={<SharedSession />}>
+        <AuthGate>
+          <Router>
+            <Route path="/" component={SessionList} />
+            <Route path="/machines" component={Machines} />
+            <Route path="/machines/approve" component={MachineApprove} />
+            <Route path="/s/:id" component={SessionView} />
+            <Route path="*" component={SessionList} />
+          </Router>
+        </AuthGate>
+      </Show>
       <Toasts />
     </ErrorBoundary>
   ),

@@ -9,7 +9,7 @@ import type { PromptBlock } from "../../shared/blocks";
 import { MAX_PROMPT_BLOCKS, MAX_PROMPT_BYTES } from "../../shared/limits";
 import type { DaemonEvent } from "../../shared/tunnel-protocol";
 import { isRecord } from "./acp-tap";
-import { delay } from "./timing";
+import { untilQuiet } from "./timing";
 
 /** Room for the marker appended to a clipped user message. */
 const CLIP_SLACK = 64;
@@ -94,14 +94,8 @@ export class HistoryRelay {
   }
 
   /** Resolves once the replay has been quiet for `quietMs` (bounded by `maxMs`, or sooner when `live()` turns false). */
-  async settled(quietMs: number, maxMs: number, live: () => boolean): Promise<void> {
-    const start = Date.now();
-    this.lastAt = Math.max(this.lastAt, start);
-    while (live() && Date.now() - start < maxMs) {
-      const quietFor = Date.now() - this.lastAt;
-      if (quietFor >= quietMs) return;
-      await delay(quietMs - quietFor);
-    }
+  settled(quietMs: number, maxMs: number, live: () => boolean): Promise<void> {
+    return untilQuiet(() => this.lastAt, quietMs, maxMs, live);
   }
 
   /** The replay is over: a trailing user message is relayed; later updates are live ones. */

@@ -4,7 +4,7 @@
  * the load's answer (Gemini 0.61 answers first and streams the history after).
  */
 import type { Logger } from "./log";
-import { delay } from "./timing";
+import { untilQuiet } from "./timing";
 
 /**
  * What an agent streams when answering `session/load`: its whole conversation, replayed (ACP requires it).
@@ -42,14 +42,8 @@ export class HistoryReplay {
   }
 
   /** Resolves once no replayed update has arrived for `quietMs` (bounded by `maxMs`, or sooner when `live()` turns false). */
-  async settled(quietMs: number, maxMs: number, live: () => boolean): Promise<void> {
-    const start = Date.now();
-    this.lastAt = Math.max(this.lastAt, start);
-    while (live() && Date.now() - start < maxMs) {
-      const quietFor = Date.now() - this.lastAt;
-      if (quietFor >= quietMs) return;
-      await delay(quietMs - quietFor);
-    }
+  settled(quietMs: number, maxMs: number, live: () => boolean): Promise<void> {
+    return untilQuiet(() => this.lastAt, quietMs, maxMs, live);
   }
 
   end(): void {

@@ -40,3 +40,16 @@ export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise
 }
 
 export const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Resolves once `lastAt()` (the time something last arrived) is `quietMs` behind, bounded by `maxMs` from the
+ * call, or sooner when `live()` turns false. A replay has no end marker: its quiet is the end.
+ */
+export async function untilQuiet(lastAt: () => number, quietMs: number, maxMs: number, live: () => boolean): Promise<void> {
+  const start = Date.now();
+  while (live() && Date.now() - start < maxMs) {
+    const quietFor = Date.now() - Math.max(lastAt(), start);
+    if (quietFor >= quietMs) return;
+    await delay(quietMs - quietFor);
+  }
+}

@@ -15,6 +15,8 @@ const PAGES = {
   session: "src/views/SessionView.tsx",
   machines: "src/views/Machines.tsx",
   "approve a machine": "src/views/MachineApprove.tsx",
+  // A share link's page (issue 30 #3) before the link opened, or when it says why not; the live view adds the session chunk.
+  "share link": "src/views/SharedSession.tsx",
 } as const;
 
 describe("initial-js: what a page loads before it paints", () => {

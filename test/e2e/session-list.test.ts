@@ -108,9 +108,14 @@ describe("session list", () => {
       await menu(a, `${tag} gamma`, "Delete…");
       const dialog = a.getByRole("dialog", { name: "Delete session?" });
       await dialog.getByText(`${tag} gamma`).waitFor();
-      expect(await dialog.getByRole("checkbox").count()).toBe(0); // the demo agent keeps no session of its own to delete
+      // The demo agent advertises session/delete (its machine's agents say so): the opt-in is offered, and
+      // ticked, the agent's own session goes too (through the tunnel to the daemon and the agent).
+      const alsoAgent = dialog.getByRole("checkbox", { name: /Also delete the agent's own session/ });
+      await alsoAgent.check();
       await shot(a, `session-list-delete-${name}`);
+      const deleted = a.waitForResponse((r) => r.request().method() === "DELETE" && r.url().endsWith(`/api/sessions/${gamma}`));
       await dialog.getByRole("button", { name: "Delete" }).click();
+      expect(await (await deleted).json()).toMatchObject({ ok: true, agentSessionDeleted: true });
       await row(a, `${tag} gamma`).waitFor({ state: "detached", timeout: LIVE_MS });
       await b.getByText("This session was deleted").waitFor({ timeout: LIVE_MS });
       await waitFor(() => new URL(b.url()).pathname === "/", "B back on the list", LIVE_MS);

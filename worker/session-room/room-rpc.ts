@@ -20,6 +20,8 @@ export interface RoomRpc extends Rpc.DurableObjectBranded {
   info(): Promise<{ exists: boolean; status: SessionStatusEvent; queueLength: number; headSeq: number }>;
   /** Closes the user's sockets so they reconnect with their new role; returns how many. */
   viewerAccessChanged(userId: string): Promise<number>;
+  /** A share link was revoked: its spectators' sockets close (CLOSE_SHARE_ENDED); returns how many. */
+  endShareLink(linkId: string): Promise<number>;
   /** The daemon's numbered events for this session, in order (duplicates dropped by the room). */
   onDaemonEvents(epoch: string, batch: { n: number; event: DaemonEvent }[]): Promise<void>;
   onMachineStatus(status: MachineStatus): Promise<void>;

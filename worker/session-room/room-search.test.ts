@@ -10,7 +10,7 @@ import { memorySql } from "../testing/memory-sql";
 import { historyPage } from "./room-replay";
 import { searchHistory } from "./room-search";
 import { RoomStore } from "./room-store";
-import { likePattern, snippetOf } from "./search-text";
+import { likePattern, readableMarkdown, snippetOf } from "./search-text";
 
 const acp = (update: Record<string, unknown>): SessionEvent => ({ kind: "acp", update: update as Extract<SessionEvent, { kind: "acp" }>["update"] });
 const chunk = (text: string, kind = "agent_message_chunk") => acp({ sessionUpdate: kind, content: { type: "text", text } });
@@ -52,6 +52,17 @@ describe("history.search", () => {
     // Tool title and command (an argv, as the transcript shows it).
     expect(searchHistory(store, "run step 2").hits).toMatchObject([{ kind: "tool", rowId: "tool:tc2", snippet: "Run step 2" }]);
     expect(searchHistory(store, "needle3").hits).toMatchObject([{ kind: "tool", label: "Run step 3", snippet: "git log --grep=needle3" }]);
+  });
+
+  it("an answer's snippet reads as the transcript shows it: no Markdown markup, snake_case kept", () => {
+    const answer = "\n## Result\n**Found** the `walrus_count` in [the docs](https://x.test/a_b) and *here*:\n```ts\nconst walrus = 1;\n```\n- one _more_ walrus";
+    const store = room([turn(1, "q", answer)]);
+    const [hit] = searchHistory(store, "walrus_count").hits;
+    expect(hit!.snippet).toBe("Here Result Found the walrus_count in the docs and here: const walrus = 1; one more walrus");
+    expect(hit!.snippet.slice(hit!.marks[0]![0], hit!.marks[0]![1])).toBe("walrus_count");
+    expect(searchHistory(store, "the docs and here").hits).toHaveLength(1); // across the removed markup
+    expect(readableMarkdown("2 * 3 * 4 and a*b*c")).toBe("2 * 3 * 4 and a*b*c");
+    expect(readableMarkdown("> quoted\n+ [x] done")).toBe("quoted\ndone");
   });
 
   it("never matches JSON keys, escapes, thoughts or tool output", () => {

@@ -45,13 +45,30 @@ export function toolCommand(events: readonly SessionEvent[]): string | null {
   return raw === undefined ? null : permissionSubject({ rawInput: raw }).command;
 }
 
+/**
+ * An answer's Markdown as a reader sees it: the text without its markup (emphasis, inline code ticks, link
+ * and image syntax, heading / quote / list markers, code fences), so a snippet reads like the transcript
+ * and a search matches the words shown. Underscores inside words (snake_case) stay.
+ */
+export function readableMarkdown(md: string): string {
+  return md
+    .replace(/^\s*(```|~~~).*$/gm, "")
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
+    .replace(/^\s{0,3}(#{1,6}\s+|>\s?|[-*+]\s+(\[[ xX]\]\s+)?)/gm, "")
+    .replace(/(\*\*|__)(?=\S)([^]*?\S)\1/g, "$2")
+    .replace(/(^|[^\w*])\*(?=\S)([^*\n]*?\S)\*(?!\w)/g, "$1$2")
+    .replace(/(^|\W)_(?=\S)([^_\n]*?\S)_(?!\w)/g, "$1$2")
+    .replace(/`([^`\n]+)`/g, "$1");
+}
+
 /** The searchable fields of a row, in the order a hit prefers them; null for rows a search skips. */
 export function searchFields(row: Row, events: readonly SessionEvent[]): { kind: SearchHit["kind"]; fields: string[]; label?: string } | null {
   switch (row.kind) {
     case "user":
       return { kind: "user", fields: [row.blocks.map((b) => (b.type === "text" ? b.text : "")).join("\n")], label: row.author.name };
     case "agent":
-      return { kind: "agent", fields: [row.text] };
+      return { kind: "agent", fields: [readableMarkdown(row.text)] };
     case "tool":
       return { kind: "tool", fields: [row.title, toolCommand(events) ?? ""], label: row.title };
     default:

@@ -15,7 +15,9 @@ import { CLOSE_SESSION_DELETED } from "../../shared/session-list";
 import { publishIfChanged } from "../session-feed/feed-publish";
 import { markSeen, setNeedsYou } from "../session-list/session-list-directory";
 import { type Env, machineStub } from "../env";
-import { VIEWER_HEADER } from "../headers";
+import { SHARE_HEADER, VIEWER_HEADER } from "../headers";
+import { CLOSE_SHARE_ENDED } from "../../shared/close-codes";
+import { expiryDue } from "../share/share-link-rules";
 import type { DispatchOptions, DispatchResult, MachineStatus } from "../machine/dispatch-result";
 import { parseViewerFrame } from "./parse-viewer-frame";
 import { assertNever } from "../../shared/assert-never";
@@ -29,7 +31,7 @@ import { isWatching, type PushEvent } from "../push/notify-rules";
 import { deliverPush } from "../push/push-delivery";
 import { pushEnabled } from "../push/push-sender";
 import type { RemoteAnswer } from "./permissions";
-import { type Attachment, CLOSE_ACCESS_CHANGED, CLOSE_POLICY, CLOSE_PROTOCOL_ERROR, closeQuietly, parseViewer, replierFor } from "./viewer-sockets";
+import { type Attachment, CLOSE_ACCESS_CHANGED, CLOSE_POLICY, CLOSE_PROTOCOL_ERROR, closeQuietly, parseShareGrant, parseViewer, replierFor } from "./viewer-sockets";
 
 export class SessionRoom extends DurableObject<Env> implements RoomRpc {
   private readonly core: RoomCore;
@@ -93,6 +95,31 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
     return closed;
   }
 
+  /** A share link was revoked (issue 30 #3): its spectators' sockets close now; returns how many. */
+  async endShareLink(linkId: string): Promise<number> {
+    let closed = 0;
+    for (const ws of this.ctx.getWebSockets()) {
+      if (this.attachment(ws)?.share?.linkId !== linkId) continue;
+      closeQuietly(ws, CLOSE_SHARE_ENDED, "revoked");
+      closed++;
+    }
+    return closed;
+  }
+
+  /**
+   * The earliest share-link expiry among open spectators came (set by fetch below): close theirs, wait for the
+   * next. An alarm wakes a hibernated room; it does not keep one in memory.
+   */
+  override async alarm(): Promise<void> {
+    const spectators = this.ctx.getWebSockets().flatMap((ws) => {
+      const share = this.attachment(ws)?.share;
+      return share ? [{ ws, expiresAt: share.expiresAt }] : [];
+    });
+    const { close, nextAt } = expiryDue(spectators, Date.now());
+    for (const s of close) closeQuietly(s.ws, CLOSE_SHARE_ENDED, "expired");
+    if (nextAt !== null && !this.destroyed) await this.ctx.storage.setAlarm(nextAt);
+  }
+
   /** A permission answered from a notification (POST /api/push/action; the Worker checked identity and role). */
   async answerPermission(viewer: Viewer, requestId: string, optionId: string): Promise<RemoteAnswer> {
     if (this.gone()) return { ok: false, error: "NOT_FOUND", message: "no such session" };
@@ -110,12 +137,18 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
     if (this.gone()) return new Response("no such session", { status: 404 });
     const viewer = parseViewer(request.headers.get(VIEWER_HEADER));
     if (!viewer) return new Response("no viewer", { status: 401 });
+    const share = parseShareGrant(request.headers.get(SHARE_HEADER));
+    if (share === "bad") return new Response("bad share grant", { status: 400 });
+    if (share?.expiresAt != null) {
+      const pending = await this.ctx.storage.getAlarm();
+      if (pending === null || share.expiresAt < pending) await this.ctx.storage.setAlarm(share.expiresAt);
+    }
     const after = Math.max(0, Number.parseInt(new URL(request.url).searchParams.get("after") ?? "0", 10) || 0);
 
     const pair = new WebSocketPair();
     const server = pair[1];
     this.ctx.acceptWebSocket(server);
-    server.serializeAttachment({ viewer, connectedAt: Date.now() } satisfies Attachment);
+    server.serializeAttachment({ viewer, connectedAt: Date.now(), ...(share ? { share } : {}) } satisfies Attachment);
     // Synchronous from here: the backlog we read is exactly what precedes the next broadcast.
     this.core.replay(viewer, after, (text) => server.send(text));
     return new Response(null, { status: 101, webSocket: pair[0] });

@@ -9,7 +9,23 @@ export const CLOSE_POLICY = 1008;
 /** Close code for a socket the runtime reported broken (protocol error). */
 export const CLOSE_PROTOCOL_ERROR = 1002;
 
-export type Attachment = { viewer: Viewer; connectedAt: number };
+/** A spectator came through a share link (issue 30 #3): which one, and when it expires (null: never). */
+export type ShareGrant = { linkId: string; expiresAt: number | null };
+export type Attachment = { viewer: Viewer; connectedAt: number; share?: ShareGrant };
+
+/** The share link the Worker put in a spectator's upgrade (absent for members; malformed → refused). */
+export function parseShareGrant(header: string | null): ShareGrant | null | "bad" {
+  if (header === null) return null;
+  try {
+    const v: unknown = JSON.parse(header);
+    if (typeof v !== "object" || v === null || !("linkId" in v) || !("expiresAt" in v)) return "bad";
+    const { linkId, expiresAt } = v;
+    if (typeof linkId !== "string" || !(expiresAt === null || typeof expiresAt === "number")) return "bad";
+    return { linkId, expiresAt };
+  } catch {
+    return "bad";
+  }
+}
 
 /** The viewer the Worker put in the upgrade's header (identity, membership and role already checked). */
 export function parseViewer(header: string | null): Viewer | null {

@@ -8,14 +8,11 @@
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import type { SessionFeedFrame } from "../../../shared/session-list";
 import { SESSION_FEED_PATH } from "../../../shared/session-list-rules";
-import { VIEWER_PING_EVERY_MS } from "../../../shared/limits";
 import { makeBackoff } from "./backoff";
+import { keepAlive } from "./liveness";
 
 export type FeedState = "connecting" | "live" | "reconnecting" | "offline";
 
-/** No frame within PONG_MS after a ping means the socket is dead (a phone woke up with it). */
-const PONG_MS = 6_000;
-const WS_OPEN = 1;
 
 export function feedUrl(loc: Pick<Location, "protocol" | "host">): string {
   return `${loc.protocol === "https:" ? "wss" : "ws"}://${loc.host}${SESSION_FEED_PATH}`;
@@ -106,63 +103,19 @@ export function makeSessionFeed(opts: SessionFeedOptions) {
     isClosed: () => closed,
   });
 
-  let pingTimer: ReturnType<typeof setInterval> | undefined;
-  let pongTimer: ReturnType<typeof setTimeout> | undefined;
-  const probe = (ms = PONG_MS) => {
-    if (ws.readyState !== WS_OPEN || pongTimer) return;
-    ws.send("ping");
-    pongTimer = setTimeout(() => {
-      pongTimer = undefined;
-      ws.reconnect();
-    }, ms);
-  };
-  const heard = () => {
-    clearTimeout(pongTimer);
-    pongTimer = undefined;
-  };
-
   ws.addEventListener("message", (e: MessageEvent) => {
-    heard();
     if (typeof e.data !== "string" || e.data === "pong") return;
     handle(e.data);
   });
-  ws.addEventListener("open", () => {
-    clearInterval(pingTimer);
-    pingTimer = setInterval(() => probe(), VIEWER_PING_EVERY_MS);
-  });
   ws.addEventListener("close", () => {
-    clearInterval(pingTimer);
-    heard();
     if (!closed) setState(navigator.onLine === false ? "offline" : everLive ? "reconnecting" : "connecting");
   });
-
-  const reconnectNow = () => {
-    if (ws.readyState === WS_OPEN) return probe(3_000);
-    backoff.wakeNow();
-    ws.reconnect();
-  };
-  const onVisible = () => {
-    if (document.visibilityState === "visible") reconnectNow();
-  };
-  const onOnline = () => {
-    backoff.wakeNow();
-    ws.reconnect();
-  };
-  const onOffline = () => setState("offline");
-  document.addEventListener("visibilitychange", onVisible);
-  window.addEventListener("pageshow", reconnectNow);
-  window.addEventListener("online", onOnline);
-  window.addEventListener("offline", onOffline);
+  const liveness = keepAlive(ws, backoff, { offline: () => setState("offline") });
 
   return {
     close(): void {
       closed = true;
-      document.removeEventListener("visibilitychange", onVisible);
-      window.removeEventListener("pageshow", reconnectNow);
-      window.removeEventListener("online", onOnline);
-      window.removeEventListener("offline", onOffline);
-      clearInterval(pingTimer);
-      heard();
+      liveness.stop();
       ws.close();
     },
   };

@@ -5,12 +5,12 @@
  * Plain (`make*`): the Solid store wires its callbacks.
  */
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
-import { VIEWER_PING_EVERY_MS } from "../../../shared/limits";
-import { CLOSE_SESSION_DELETED } from "../../../shared/close-codes";
+import { CLOSE_SESSION_DELETED, CLOSE_SHARE_ENDED } from "../../../shared/close-codes";
 import { viewerSocketPath } from "../../../shared/viewer-socket-path";
 import type { ServerFrame } from "../../../shared/viewer-protocol";
 import { whenIdle } from "../lib/idle";
 import { makeBackoff } from "./backoff";
+import { keepAlive } from "./liveness";
 import { makeOpClient, type OpClientOptions, type OpInput, type OpReply } from "./op-client";
 import { localOutboxStorage, makeOutbox } from "./outbox";
 
@@ -32,14 +32,15 @@ export type ConnectionState = "connecting" | "live" | "reconnecting" | "offline"
 
 export { BACKOFF, makeBackoff } from "./backoff";
 
-/** No frame within PONG_MS after a ping (every VIEWER_PING_EVERY_MS) means the socket is dead. */
-const PONG_MS = 6_000;
 const WS_OPEN = 1;
 
-export function socketUrl(loc: Pick<Location, "protocol" | "host">, sessionId: string, cursor: number): string {
+export function socketUrl(loc: Pick<Location, "protocol" | "host">, sessionId: string, cursor: number, path = viewerSocketPath(sessionId)): string {
   const scheme = loc.protocol === "https:" ? "wss" : "ws";
-  return `${scheme}://${loc.host}${viewerSocketPath(sessionId)}?after=${Math.max(0, Math.floor(cursor))}`;
+  return `${scheme}://${loc.host}${path}?after=${Math.max(0, Math.floor(cursor))}`;
 }
+
+/** A spectator's socket (issue 30 #3): another path, and the share token offered as a subprotocol. */
+export type SocketRoute = { path: string; protocols: string[] };
 
 export type SessionSocketOptions = {
   sessionId: string;
@@ -51,6 +52,10 @@ export type SessionSocketOptions = {
   WebSocket?: typeof WebSocket;
   /** The room closed the socket because the session was deleted (CLOSE_SESSION_DELETED): no reconnect. */
   onDeleted?: () => void;
+  /** Where to connect instead of the member's socket (a share link's). */
+  route?: SocketRoute;
+  /** The room closed a spectator's socket because its share link was revoked or expired (CLOSE_SHARE_ENDED): no reconnect. */
+  onShareEnded?: () => void;
 } & Pick<OpClientOptions, "onOrphanReply" | "onOutboxChange">;
 
 export function makeSessionSocket(opts: SessionSocketOptions) {
@@ -70,7 +75,11 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
     maxEnqueuedMessages: 0,
     ...(opts.WebSocket ? { WebSocket: opts.WebSocket } : {}),
   };
-  const ws = new ReconnectingWebSocket(() => backoff.wait().then(() => socketUrl(location, opts.sessionId, opts.cursor())), [], options);
+  const ws = new ReconnectingWebSocket(
+    () => backoff.wait().then(() => socketUrl(location, opts.sessionId, opts.cursor(), opts.route?.path)),
+    opts.route?.protocols ?? [],
+    options,
+  );
 
   const ops = makeOpClient({
     transmit: (frame) => {
@@ -84,24 +93,7 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
     onOutboxChange: opts.onOutboxChange,
   });
 
-  // ---- liveness probe
-  let pingTimer: ReturnType<typeof setInterval> | undefined;
-  let pongTimer: ReturnType<typeof setTimeout> | undefined;
-  const probe = (ms = PONG_MS) => {
-    if (ws.readyState !== WS_OPEN || pongTimer) return;
-    ws.send("ping");
-    pongTimer = setTimeout(() => {
-      pongTimer = undefined;
-      ws.reconnect();
-    }, ms);
-  };
-  const heard = () => {
-    clearTimeout(pongTimer);
-    pongTimer = undefined;
-  };
-
   ws.addEventListener("message", (e: MessageEvent) => {
-    heard();
     // Any frame (or pong) on a socket that finished its replay proves it is live: an `offline` /
     // `online` blip the socket survived must not leave the badge on "Reconnecting…".
     if (ops.live) setState("live");
@@ -123,41 +115,29 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
       ops.setLive(true);
     }
   });
-  ws.addEventListener("open", () => {
-    clearInterval(pingTimer);
-    pingTimer = setInterval(() => probe(), VIEWER_PING_EVERY_MS);
-  });
   ws.addEventListener("close", (e: CloseEvent) => {
-    clearInterval(pingTimer);
-    heard();
     if (e.code === CLOSE_SESSION_DELETED) {
+      // Gone for good: nothing may dial it again (a tab coming back, the network returning).
+      liveness.stop();
       ws.close();
       opts.onDeleted?.();
+      return;
+    }
+    if (e.code === CLOSE_SHARE_ENDED) {
+      // The link was revoked or expired: the same, the page asks why.
+      liveness.stop();
+      ws.close();
+      opts.onShareEnded?.();
       return;
     }
     ops.setLive(false);
     setState(navigator.onLine === false ? "offline" : everLive ? "reconnecting" : "connecting");
   });
 
-  const reconnectNow = () => {
-    if (ws.readyState === WS_OPEN) return probe(3_000);
-    backoff.wakeNow();
-    ws.reconnect();
-  };
-  const onVisible = () => {
-    if (document.visibilityState === "visible") reconnectNow();
-  };
-  const onOnline = () => {
-    // A network change usually leaves the old socket dead: do not wait for a probe.
-    setState(everLive ? "reconnecting" : "connecting");
-    backoff.wakeNow();
-    ws.reconnect();
-  };
-  const onOffline = () => setState("offline");
-  document.addEventListener("visibilitychange", onVisible);
-  window.addEventListener("pageshow", reconnectNow);
-  window.addEventListener("online", onOnline);
-  window.addEventListener("offline", onOffline);
+  const liveness = keepAlive(ws, backoff, {
+    online: () => setState(everLive ? "reconnecting" : "connecting"),
+    offline: () => setState("offline"),
+  });
   opts.onState(state);
 
   return {
@@ -166,12 +146,7 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
     /** Reconnect now (the user tapped "retry"). */
     reconnect: () => ws.reconnect(),
     close(): void {
-      document.removeEventListener("visibilitychange", onVisible);
-      window.removeEventListener("pageshow", reconnectNow);
-      window.removeEventListener("online", onOnline);
-      window.removeEventListener("offline", onOffline);
-      clearInterval(pingTimer);
-      heard();
+      liveness.stop();
       ws.close();
     },
   };

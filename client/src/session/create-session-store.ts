@@ -9,7 +9,7 @@ import { HISTORY_PAGE_ROWS, MAX_HISTORY_PAGE_ROWS } from "../../../shared/limits
 import type { QueueEntry } from "../../../shared/viewer-protocol";
 import { ackOf, type OpReply } from "../connection/op-client";
 import type { SendOp } from "../connection/outbox";
-import { type ConnectionState, makeSessionSocket } from "../connection/session-socket";
+import { type ConnectionState, makeSessionSocket, type SocketRoute } from "../connection/session-socket";
 import { type FoldView, makeFoldSync, viewOf } from "./store-sync";
 
 export type SessionStoreState = FoldView & {
@@ -20,7 +20,10 @@ export type SessionStoreState = FoldView & {
   loadingOlder: boolean;
 };
 
-export function createSessionStore(sessionId: string, hooks: { onOrphanReply?: (op: SendOp, reply: OpReply) => void; onDeleted?: () => void } = {}) {
+export function createSessionStore(
+  sessionId: string,
+  hooks: { onOrphanReply?: (op: SendOp, reply: OpReply) => void; onDeleted?: () => void; route?: SocketRoute; onShareEnded?: () => void } = {},
+) {
   const initial = initialSessionState();
   const [state, setState] = createStore<SessionStoreState>({ ...structuredClone(viewOf(initial)), connection: "connecting", outbox: 0, loadingOlder: false });
   const folded = makeFoldSync(setState, initial);
@@ -36,6 +39,8 @@ export function createSessionStore(sessionId: string, hooks: { onOrphanReply?: (
     onOutboxChange: (n) => setState("outbox", n),
     onOrphanReply: hooks.onOrphanReply,
     onDeleted: hooks.onDeleted,
+    route: hooks.route,
+    onShareEnded: hooks.onShareEnded,
   });
   setState("outbox", socket.pendingSends().length);
   let loading: Promise<void> | null = null;

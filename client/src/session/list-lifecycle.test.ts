@@ -24,8 +24,18 @@ describe("list lifecycle rules", () => {
     expect(archiveAsksFirst(item("a", { status: "active", archivedAt: NOW }))).toBe(false);
   });
 
-  it("the agent's own session can be deleted for the agents that support it", () => {
-    expect(offersAgentDelete(item("a", { agentId: "claude" }))).toBe(true);
-    expect(offersAgentDelete(item("a", { agentId: "demo" }))).toBe(false);
+  it("the agent's own session can be deleted where its agent on its machine advertises session/delete", () => {
+    const caps = { loadSession: true, resume: false, modes: false, configOptions: false, steering: false, images: false };
+    const machines = [
+      { id: "m1", agents: [ { id: "claude", label: "Claude Code", capabilities: { ...caps, delete: true } }, { id: "gemini", label: "Gemini", capabilities: caps } ] },
+      { id: "m2", agents: [ { id: "claude", label: "Claude Code", capabilities: { ...caps, delete: false } } ] },
+    ];
+    const s = (agentId: string, machineId: string) => item("a", { agentId, machineId });
+    expect(offersAgentDelete(s("claude", "m1"), machines)).toBe(true);
+    expect(offersAgentDelete(s("gemini", "m1"), machines)).toBe(false); // no delete advertised (older daemons omit it)
+    expect(offersAgentDelete(s("claude", "m2"), machines)).toBe(false); // this machine's claude said no
+    expect(offersAgentDelete(s("codex", "m1"), machines)).toBe(false); // not on that machine
+    expect(offersAgentDelete(s("claude", "gone"), machines)).toBe(false); // a revoked machine
+    expect(offersAgentDelete(s("claude", "m1"), undefined)).toBe(false); // machines not loaded yet
   });
 });

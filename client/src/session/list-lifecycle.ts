@@ -1,4 +1,5 @@
 /** What a session list row's menu offers and what its forms accept (issue 26). Plain. */
+import type { MachineSummary } from "../../../shared/api";
 import type { SessionListItem } from "../../../shared/session-list";
 import { listStatus, MAX_SESSION_TITLE } from "../../../shared/session-list-rules";
 
@@ -10,13 +11,15 @@ export const canEdit = (role: Role): boolean => role === "owner" || role === "me
 export const canDelete = (role: Role): boolean => role === "owner";
 
 /**
- * Agents whose ACP side can delete its own session (`session/delete`). The list item does not carry the
- * agent's advertised capability yet, so the delete dialog offers the checkbox for these presets; the server
- * answers `agentSessionDeleted: false` with a reason when the agent cannot after all.
+ * Whether the delete dialog offers "Also delete the agent's own session": the session's agent on its machine
+ * advertises `session/delete` (the machine's last hello, refined by the agent's own `initialize`). Unknown
+ * machine or agent (a revoked machine, a list not loaded yet): not offered. The server still answers
+ * `agentSessionDeleted: false` with a reason when the agent cannot after all.
  */
-export const AGENTS_WITH_SESSION_DELETE: ReadonlySet<string> = new Set(["claude", "codex", "opencode"]);
-
-export const offersAgentDelete = (s: Pick<SessionListItem, "agentId">): boolean => AGENTS_WITH_SESSION_DELETE.has(s.agentId);
+export function offersAgentDelete(s: Pick<SessionListItem, "agentId" | "machineId">, machines: readonly Pick<MachineSummary, "id" | "agents">[] | undefined): boolean {
+  const agent = machines?.find((m) => m.id === s.machineId)?.agents.find((a) => a.id === s.agentId);
+  return agent?.capabilities.delete === true;
+}
 
 /** Archiving a running session (a turn in flight, or one waiting for an answer) asks first. */
 export function archiveAsksFirst(s: Pick<SessionListItem, "status" | "needsYou" | "archivedAt">): boolean {

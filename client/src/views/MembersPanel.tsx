@@ -6,6 +6,7 @@ import type { Member } from "../../../shared/api";
 import { api, type GrantableRole } from "../lib/api";
 import { sentence } from "../lib/format";
 import { toast } from "../lib/toasts";
+import { ShareLinks } from "./ShareLinks";
 import "../team.css";
 
 const ROLE_HELP: Record<Member["role"], string> = {
@@ -123,6 +124,7 @@ export function MembersPanel(props: { sessionId: string; role: Member["role"] | 
               </button>
             </form>
             <p class="settings-help">Members can send, queue and approve; viewers follow read-only.</p>
+            <ShareLinks sessionId={props.sessionId} />
           </Show>
         </div>
       </Show>

@@ -18,7 +18,8 @@ type Props = {
   ask: Ask;
   /** Brings the hit's row into view; resolves false when it could not be loaded. */
   onChoose: (hit: SearchHit) => Promise<boolean>;
-  exportHref: string;
+  /** null: no export link (a spectator). */
+  exportHref: string | null;
 };
 
 function kindLabel(hit: SearchHit): string {
@@ -157,12 +158,16 @@ export function SearchPanel(props: Props) {
           Search older messages
         </button>
       </Show>
-      <div class="search-foot">
-        <a class="btn btn-quiet search-export" href={props.exportHref} download="" data-testid="export-markdown">
-          <Download size={16} aria-hidden="true" />
-          Export as Markdown
-        </a>
-      </div>
+      <Show when={props.exportHref}>
+        {(href) => (
+          <div class="search-foot">
+            <a class="btn btn-quiet search-export" href={href()} download="" data-testid="export-markdown">
+              <Download size={16} aria-hidden="true" />
+              Export as Markdown
+            </a>
+          </div>
+        )}
+      </Show>
     </div>
   );
 }

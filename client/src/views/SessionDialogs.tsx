@@ -1,7 +1,8 @@
 /** The session list's dialogs: rename, delete, and a yes/no confirmation (archiving a running session). */
-import { createSignal, type JSX, Show } from "solid-js";
+import { createResource, createSignal, type JSX, Show } from "solid-js";
 import type { SessionListItem } from "../../../shared/session-list";
 import { displayTitle, MAX_SESSION_TITLE } from "../../../shared/session-list-rules";
+import { api } from "../lib/api";
 import { checkTitle, offersAgentDelete } from "../session/list-lifecycle";
 import { Modal } from "./Modal";
 
@@ -54,6 +55,9 @@ export function RenameDialog(props: { session: SessionListItem; onSave: (title: 
 export function DeleteDialog(props: { session: SessionListItem; onDelete: (deleteAgentSession: boolean) => Promise<boolean>; onClose: () => void }) {
   const [alsoAgent, setAlsoAgent] = createSignal(false);
   const [busy, setBusy] = createSignal(false);
+  // What the session's agent advertises lives with its machine (the owner's machines list); a failed read
+  // offers no checkbox rather than one that cannot work.
+  const [machines] = createResource(() => api.machines().catch(() => []));
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
@@ -68,7 +72,7 @@ export function DeleteDialog(props: { session: SessionListItem; onDelete: (delet
           <strong>{displayTitle(props.session)}</strong> and its whole transcript will be deleted for everyone in it. Anyone watching it is sent back to
           their list. This cannot be undone.
         </p>
-        <Show when={offersAgentDelete(props.session)}>
+        <Show when={offersAgentDelete(props.session, machines())}>
           <label class="modal-check">
             <input type="checkbox" checked={alsoAgent()} onChange={(e) => setAlsoAgent(e.currentTarget.checked)} />
             <span>

@@ -14,6 +14,8 @@ type Props = {
   ask: Ask;
   /** Pages the transcript to the hit's row and shows it; false when it could not be loaded. */
   reveal: (hit: SearchHit) => Promise<boolean>;
+  /** false: no "Export as Markdown" (a share link's spectator: the export is for members). */
+  exportable?: boolean;
 };
 
 export function SessionSearch(props: Props) {
@@ -46,7 +48,7 @@ export function SessionSearch(props: Props) {
           open={open()}
           onClose={close}
           ask={props.ask}
-          exportHref={`/api/sessions/${encodeURIComponent(props.sessionId)}/export.md`}
+          exportHref={props.exportable === false ? null : `/api/sessions/${encodeURIComponent(props.sessionId)}/export.md`}
           onChoose={async (hit) => {
             const ok = await props.reveal(hit);
             // The row has the focus now (the transcript moved it there): the panel steps aside.

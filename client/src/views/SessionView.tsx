@@ -24,6 +24,8 @@ import { SessionSearch } from "./SessionSearch";
 import { ConnectionBadge, SessionStatusBadge } from "./StatusBadges";
 import { Toasts } from "./Toasts";
 import { Transcript } from "./Transcript";
+import type { OpenedShare } from "../../../shared/share-api";
+import { SHARE_PROTOCOL, SHARE_SOCKET_PATH } from "../../../shared/share-socket";
 
 /** The push client (and zod with it) loads with this view, not with the first paint. */
 const EnableNotificationsPrompt = lazy(() => import("./EnableNotificationsPrompt").then((m) => ({ default: m.EnableNotificationsPrompt })));
@@ -37,21 +39,35 @@ const AuthHelp = lazy(() => import("./AuthHelp").then((m) => ({ default: m.AuthH
 /** How long a reconnect may fail before we ask the API whether we still have access. */
 const ACCESS_RECHECK_MS = 3_000;
 
+/**
+ * A spectator's live view (issue 30 #3; the `/share` page, views/SharedSession.tsx, opens the link first):
+ * this page in share mode — the spectator socket, no composer, no members or settings.
+ */
+export function SpectatorView(props: SpectatorShare): JSX.Element {
+  return <Session id={props.opened.sessionId} share={props} />;
+}
+
 export function SessionView(): JSX.Element {
   const params = useParams<{ id: string }>();
   // Keyed by id: navigating to another session remounts (new socket, new draft).
   return <Show when={params.id} keyed>{(id) => <Session id={id} />}</Show>;
 }
 
-function Session(props: { id: string }) {
+/** A spectator's link: what it opened, its token (the socket's subprotocol), its line under the title, and "ask why it stopped". */
+export type SpectatorShare = { opened: OpenedShare; token: string; subtitle: string; recheck: () => void };
+
+function Session(props: { id: string; share?: SpectatorShare }) {
   // The agent's first words (or the replay's) will want the renderer: fetch it once this page has painted.
   warmMarkdown();
   const [draft, setDraft] = createDraft(props.id);
   let focusComposer = () => {};
   const navigate = useNavigate();
+  const share = props.share;
   const { state, socket, takeDropped, loadOlder, revealRow } = createSessionStore(props.id, {
+    ...(share ? { route: { path: SHARE_SOCKET_PATH, protocols: [SHARE_PROTOCOL, share.token] }, onShareEnded: share.recheck } : {}),
     // The owner deleted the session (the room closed with CLOSE_SESSION_DELETED): say so, back to the list.
     onDeleted: () => {
+      if (share) return share.recheck();
       toast("This session was deleted", "error");
       navigate("/", { replace: true });
     },
@@ -65,14 +81,15 @@ function Session(props: { id: string }) {
   });
   const actions = makeSessionActions({ request: socket.request, draft, setDraft, notify: toast });
   const [info, { refetch: recheckAccess }] = createResource(
-    () => props.id,
+    // A spectator may have no account: what the link shows came with it (share.opened).
+    () => (share ? null : props.id),
     (id) => api.session(id).catch((e: Error) => ({ error: e.message }) as const),
   );
   // Lost access (removed from the session, signed out) looks like a socket that cannot reconnect:
   // re-check over HTTP, which can say 404 (banner) or 401 (the AuthGate shows the sign-in page).
   createEffect(() => {
     if (state.connection !== "reconnecting") return;
-    const t = setTimeout(() => void recheckAccess(), ACCESS_RECHECK_MS);
+    const t = setTimeout(() => (share ? share.recheck() : void recheckAccess()), ACCESS_RECHECK_MS);
     onCleanup(() => clearTimeout(t));
   });
   const session = () => {
@@ -113,7 +130,7 @@ function Session(props: { id: string }) {
     return true;
   };
 
-  const title = () => state.title ?? session()?.title ?? "Session";
+  const title = () => state.title ?? session()?.title ?? share?.opened.title ?? "Session";
   // While the tab is hidden: a count of what would have notified (turn ended, permission waiting).
   const attention = createTabAttention(() => ({ ready: state.ready, turnActive: state.turnActive, rows: state.rows }));
   createEffect(() => {
@@ -132,13 +149,15 @@ function Session(props: { id: string }) {
   return (
     <div class="session">
       <header class="session-head">
-        <A class="back" href="/" aria-label="All sessions">
-          <ArrowLeft size={20} />
-        </A>
+        <Show when={!share}>
+          <A class="back" href="/" aria-label="All sessions">
+            <ArrowLeft size={20} />
+          </A>
+        </Show>
         <div class="head-title">
           <h1 class="title-main">{title()}</h1>
           <div class="title-sub">
-            <Show when={session()} fallback={<span>&nbsp;</span>}>
+            <Show when={session()} fallback={<span>{share ? share.subtitle : "\u00a0"}</span>}>
               {(s) => (
                 <>
                   <span>{s().agentLabel}</span>
@@ -159,15 +178,15 @@ function Session(props: { id: string }) {
               {Math.round((state.usage!.used / state.usage!.size) * 100)}% ctx
             </span>
           </Show>
-          <SessionSearch sessionId={props.id} ask={search} reveal={reveal} />
-          <Show when={state.viewer}>
+          <SessionSearch sessionId={props.id} ask={search} reveal={reveal} exportable={!share} />
+          <Show when={!share && state.viewer}>
             {(v) => (
               <Suspense fallback={<HeaderButtonPlaceholder label="Members" icon={<Users size={18} />} />}>
                 <MembersPanel sessionId={props.id} role={v().role} selfId={v().id} />
               </Suspense>
             )}
           </Show>
-          <Show when={state.viewer}>
+          <Show when={!share && state.viewer}>
             <Suspense fallback={<HeaderButtonPlaceholder label="Session settings" icon={<SlidersHorizontal size={18} />} />}>
             <SessionSettings
               sessionId={props.id}
@@ -201,7 +220,7 @@ function Session(props: { id: string }) {
       <Show when={state.viewer?.role === "viewer"}>
         <div class="banner banner-info" data-testid="readonly-banner">
           <Eye size={16} aria-hidden="true" />
-          <span>You are following this session read-only.</span>
+          <span>{share ? "You are watching this session through a read-only link." : "You are following this session read-only."}</span>
         </div>
       </Show>
 
@@ -247,7 +266,9 @@ function Session(props: { id: string }) {
           onRestore={restore}
           onDismiss={() => takeDropped()}
         />
-        <EnableNotificationsPrompt sentHere={sentHere()} turnActive={state.turnActive} />
+        <Show when={!share}>
+          <EnableNotificationsPrompt sentHere={sentHere()} turnActive={state.turnActive} />
+        </Show>
         <Show when={state.outbox > 0 && state.connection !== "live"}>
           <div class="outbox-note" data-testid="outbox-pending">
             {state.outbox === 1 ? "1 message" : `${state.outbox} messages`} waiting for the connection — nothing is lost.
@@ -263,23 +284,32 @@ function Session(props: { id: string }) {
           viewerId={state.viewer?.id}
           actions={{ ...actions, takeBack }}
         />
-        <Sender
-          draft={draft()}
-          onDraft={setDraft}
-          turnActive={state.turnActive}
-          canAct={canAct()}
-          config={state.config}
-          commands={state.commands}
-          placeholder={placeholder()}
-          focusRef={(f) => (focusComposer = f)}
-          onSend={() => {
-            setSentHere(true);
-            follow.jump();
-            void actions.send();
-          }}
-          onStop={() => void actions.stop()}
-          onSelect={(spec, v) => void actions.setConfig(spec, v)}
-        />
+        <Show
+          when={!share}
+          fallback={
+            <p class="spectator-note" role="note">
+              Read-only: you can follow this session, not send to it.
+            </p>
+          }
+        >
+          <Sender
+            draft={draft()}
+            onDraft={setDraft}
+            turnActive={state.turnActive}
+            canAct={canAct()}
+            config={state.config}
+            commands={state.commands}
+            placeholder={placeholder()}
+            focusRef={(f) => (focusComposer = f)}
+            onSend={() => {
+              setSentHere(true);
+              follow.jump();
+              void actions.send();
+            }}
+            onStop={() => void actions.stop()}
+            onSelect={(spec, v) => void actions.setConfig(spec, v)}
+          />
+        </Show>
       </footer>
     </div>
   );

@@ -8,8 +8,10 @@ const notice = (i: number): Row => ({ kind: "notice", id: `n${i}`, level: "info"
 const rowsUpTo = (n: number) => Array.from({ length: n }, (_, i) => notice(i));
 const rendered = () => screen.queryAllByText(/^note \d+$/).map((el) => el.textContent);
 const busy = () => screen.getByTestId("transcript").getAttribute("aria-busy");
+/** A landing is a few tasks, but on a loaded 2-core CI box (jsdom beside the e2e runs) it took over waitFor's 1 s. */
+const LANDING_WAIT_MS = 15_000;
 /** Waits out a landing: the window is mounted a step per task. */
-const landed = () => waitFor(() => expect(busy()).toBe("false"));
+const landed = () => waitFor(() => expect(busy()).toBe("false"), { timeout: LANDING_WAIT_MS });
 
 describe("Transcript window (long sessions mount only their end)", () => {
   it("windowStart keeps the last `shown` rows", () => {
@@ -44,10 +46,13 @@ describe("Transcript window (long sessions mount only their end)", () => {
     expect(rendered()).toEqual(rowsUpTo(500).slice(-LANDING_STEP_ROWS).map((r) => (r.kind === "notice" ? r.text : "")));
     expect(busy()).toBe("true");
     const counts: number[] = [];
-    await waitFor(() => {
-      counts.push(rendered().length);
-      expect(busy()).toBe("false");
-    });
+    await waitFor(
+      () => {
+        counts.push(rendered().length);
+        expect(busy()).toBe("false");
+      },
+      { timeout: LANDING_WAIT_MS },
+    );
     expect(rendered()).toHaveLength(WINDOW_ROWS);
     expect(rendered().at(-1)).toBe("note 499");
     // It grew through intermediate steps, never past the window.
