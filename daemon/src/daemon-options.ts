@@ -29,9 +29,11 @@ export type DaemonOptions = {
   epoch?: string;
   timeouts?: Partial<SessionTimeouts>;
   /**
-   * Where capabilities learnt from the agents are kept (the CLI: `agent-capabilities.json` beside the config
-   * file). Unset: learnt and announced in memory only.
+   * Where capabilities learnt from the agents are kept (the CLI: `$XDG_CACHE_HOME/baton/agent-capabilities.json`).
+   * Unset: learnt and announced in memory only.
    */
   capabilitiesFile?: string | null;
+  /** Where older daemons kept it (beside the config file): moved to `capabilitiesFile` at start when only it exists. */
+  legacyCapabilitiesFile?: string | null;
   tunnel?: { backoff?: Partial<BackoffOptions>; authRetryMs?: number; heartbeatMs?: number; welcomeTimeoutMs?: number };
 };
