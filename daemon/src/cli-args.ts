@@ -74,7 +74,7 @@ user's services only while they are logged in unless lingering is on (\`loginctl
     synopsis: "baton doctor [--root DIR]... [--agent ID]... [--config FILE]",
     summary: "check server, token, roots, service and agents; each problem with its fix",
     about: "Checks what stands between this machine and a working daemon, each problem with its fix. Exits 1 when a check fails.",
-    options: ["server", "token", "root", "agent", "config"],
+    options: ["server", "token", "root", "agent", "config", "allow-insecure-http"],
     args: 0,
   },
   agents: {
@@ -182,9 +182,11 @@ export function parseCli(args: readonly string[], env: NodeJS.ProcessEnv = proce
   const roots = flags.root?.length ? flags.root : envRoots.length ? envRoots : (file.roots ?? [cwd]);
   const agents = (flags.agent ?? []).flatMap((a) => a.split(",").filter(Boolean));
   const explicitCapabilities = envValue(env.BATON_CAPABILITIES_FILE);
+  const allowInsecureHttp = flags["allow-insecure-http"] === true || env.BATON_ALLOW_INSECURE_HTTP === "1";
   const options: DaemonOptions = {
     server: flags.server ?? envValue(env.BATON_SERVER) ?? file.server ?? "",
     token: flags.token ?? envValue(env.BATON_TOKEN) ?? file.token ?? "",
+    allowInsecureHttp,
     roots: roots.map((r) => path.resolve(cwd, r.replace(/^~(?=$|\/)/, env.HOME ?? "~"))),
     agents: agents.length ? agents : undefined,
     customAgents: file.agents ?? [],
@@ -196,7 +198,7 @@ export function parseCli(args: readonly string[], env: NodeJS.ProcessEnv = proce
   };
   // The token travels to (daemon, service) or from (login) the server: never in the clear off loopback.
   const checkServer = (server: string) => {
-    const insecure = insecureServerProblem(server, flags["allow-insecure-http"] === true || env.BATON_ALLOW_INSECURE_HTTP === "1");
+    const insecure = insecureServerProblem(server, allowInsecureHttp);
     if (insecure) throw new UsageError(insecure);
   };
   switch (sub) {

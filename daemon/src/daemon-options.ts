@@ -9,6 +9,8 @@ export type DaemonOptions = {
   server: string;
   /** Machine token; sent only in the tunnel header, redacted from every log line. */
   token: string;
+  /** The user allowed the token over plain http to a non-loopback server (`--allow-insecure-http`). */
+  allowInsecureHttp?: boolean;
   /** Directories sessions may run in (default: the current directory). */
   roots?: string[];
   /** Advertise only these agent ids (default: every agent found). */

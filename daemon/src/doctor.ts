@@ -14,6 +14,7 @@ import { resolveRoots } from "./allowed-roots";
 import { configTooOpen } from "./config-write";
 import type { DaemonOptions } from "./daemon-options";
 import type { Check } from "./doctor-check";
+import { insecureServerProblem } from "./server-url";
 import { lingerCheck, queryLinger } from "./linger";
 import { errorMessage } from "./log";
 import { serverBase } from "./login";
@@ -96,7 +97,11 @@ export async function runDoctor(o: DaemonOptions, configFile: string, deps: Doct
           ? { name: "server", ok: true, detail: `${base} is reachable` }
           : { name: "server", ok: false, detail: `${base} is not reachable: ${health}`, fix: "check the URL, the network, or that the server is up" },
       );
-      if (health === null) checks.push(await tokenCheck(doFetch, base, o.token));
+      // The same rule as daemon and login: the token never goes over plain http off loopback.
+      const insecure = insecureServerProblem(base, o.allowInsecureHttp === true);
+      if (health === null && insecure)
+        checks.push({ name: "token", ok: false, detail: `not checked: ${insecure}`, fix: `baton login https://${new URL(base).host}` });
+      else if (health === null) checks.push(await tokenCheck(doFetch, base, o.token));
     }
   }
 
