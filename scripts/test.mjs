@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { chromiumProblem } from "./chromium-check.mjs";
 import { installAgent } from "./install-agents.mjs";
 import { setNiceness, TS_PROJECTS, typecheck } from "./typecheck.mjs";
 
@@ -26,6 +27,13 @@ const RUNS = [
 ];
 /** The type checks share with the CPU-bound run (lower, they became the tail on a loaded machine). */
 const TYPECHECK_NICENESS = 3;
+
+// The one system prerequisite, checked before anything starts: without it every browser test fails alike.
+const missing = chromiumProblem();
+if (missing) {
+  console.error(missing);
+  process.exit(1);
+}
 
 const extra = process.argv.slice(2);
 /** A filter (`npm test -- some.test.ts`) may leave one of the runs without files: that is not a failure. */
