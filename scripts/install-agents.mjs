@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Installs the real ACP agents pinned in test/agents/manifest.json into a cache outside node_modules
 // (default ~/.cache/baton-agents/<id>-<version>/, override with BATON_AGENTS_CACHE), once: a marker file is
-// written only after npm succeeds, and an install with its marker is reused.
+// written only after npm succeeds, and an install with its marker is reused. One install per agent at a time
+// (a lock folder beside it): vitest runs side by side may ask for the same agent.
 //   node scripts/install-agents.mjs              # every agent in the manifest
 //   node scripts/install-agents.mjs claude codex # only these
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +14,9 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const manifest = JSON.parse(readFileSync(join(root, "test/agents/manifest.json"), "utf8"));
 const MARKER = ".baton-installed.json";
+/** A lock older than this is from an install that died (the biggest agent takes a few minutes offline). */
+const STALE_LOCK_MS = 20 * 60_000;
+const LOCK_POLL_MS = 1_000;
 
 export function agentsCache() {
   return process.env.BATON_AGENTS_CACHE || join(homedir(), ".cache", "baton-agents");
@@ -38,9 +42,40 @@ function run(cmd, args, env) {
   });
 }
 
+/** Runs `fn` holding `${dir}.lock` (mkdir is atomic); gives up waiting once `done()` says another holder finished. */
+async function withLock(dir, done, fn) {
+  const lock = `${dir}.lock`;
+  mkdirSync(dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (err) {
+      if (err.code !== "EEXIST") throw err;
+      if (done()) return;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
+      } catch {
+        // released meanwhile
+      }
+      await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+    }
+  }
+  try {
+    if (!done()) await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 export async function installAgent(id) {
   const dir = agentDir(id);
   if (isInstalled(id)) return dir;
+  await withLock(dir, () => isInstalled(id), () => install(id, dir));
+  return dir;
+}
+
+async function install(id, dir) {
   const entry = manifest.agents[id];
   const specs = Object.entries(entry.packages).map(([name, version]) => `${name}@${version}`);
   rmSync(dir, { recursive: true, force: true });
@@ -55,17 +90,15 @@ export async function installAgent(id) {
   });
   writeFileSync(join(dir, MARKER), JSON.stringify({ id, packages: entry.packages, at: new Date().toISOString() }) + "\n");
   process.stderr.write(`[agents] ${id} installed in ${Math.round((Date.now() - started) / 1000)} s\n`);
-  return dir;
 }
 
-/** Ids from a list ("all" or a comma/space list); unknown ids are an error, gemini is skipped (a devDependency). */
+/** Ids from a list ("all" or a comma/space list); unknown ids are an error. */
 export function resolveIds(list) {
   const all = Object.keys(manifest.agents);
   const ids = list.flatMap((s) => s.split(/[,\s]+/)).filter(Boolean);
   if (ids.length === 0 || ids.includes("all")) return all;
-  const wanted = ids.filter((id) => id !== "gemini");
-  for (const id of wanted) if (!all.includes(id)) throw new Error(`unknown agent "${id}" (known: ${all.join(", ")}, gemini)`);
-  return wanted;
+  for (const id of ids) if (!all.includes(id)) throw new Error(`unknown agent "${id}" (known: ${all.join(", ")})`);
+  return ids;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -5,12 +5,15 @@
 // priority, and the type checks beside all three at that same priority. Each vitest prints one
 // line per finished file and writes a blob report; their merge prints the full report once (errors, console
 // output, the slowest ten files, then the summary with "Tests N passed"). Extra arguments go to every vitest
-// run (`npm test -- -t pattern`).
+// run (`npm test -- -t pattern`). First, the pinned Gemini CLI goes into the agents' cache if it is not there
+// (the unit and e2e runs both drive it; installed once here, not by two runs at the same time).
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { chromiumProblem } from "./chromium-check.mjs";
+import { installAgent } from "./install-agents.mjs";
 import { setNiceness, TS_PROJECTS, typecheck } from "./typecheck.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -24,6 +27,13 @@ const RUNS = [
 ];
 /** The type checks share with the CPU-bound run (lower, they became the tail on a loaded machine). */
 const TYPECHECK_NICENESS = 3;
+
+// The one system prerequisite, checked before anything starts: without it every browser test fails alike.
+const missing = chromiumProblem();
+if (missing) {
+  console.error(missing);
+  process.exit(1);
+}
 
 const extra = process.argv.slice(2);
 /** A filter (`npm test -- some.test.ts`) may leave one of the runs without files: that is not a failure. */
@@ -43,6 +53,8 @@ function run(args, niceness = 0) {
 }
 
 const started = Date.now();
+// A failed install is not the end of the run: the files that need the CLI try again and fail with npm's reason.
+await installAgent("gemini").catch((err) => console.error(`[agents] gemini: ${err instanceof Error ? err.message : err}`));
 const checking = typecheck({ parallel: 1, niceness: TYPECHECK_NICENESS });
 const codes = await Promise.all(
   RUNS.map(({ name, projects, niceness }) =>

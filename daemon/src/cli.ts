@@ -2,12 +2,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import { detectAgents } from "./agent-presets";
-import { USAGE, UsageError, parseCli } from "./cli-args";
+import { UsageError, parseCli, usage } from "./cli-args";
 import { readConfigFile } from "./config-file";
 import { formatChecks, runDoctor } from "./doctor";
 import { deviceCodeRequest } from "./host-info";
 import { startDaemon } from "./index";
 import { errorMessage } from "./log";
+import { queryLinger } from "./linger";
 import { login } from "./login";
 import { runService } from "./service";
 import { DAEMON_VERSION } from "./version";
@@ -20,14 +21,14 @@ async function main(argv: readonly string[]): Promise<number | null> {
     cmd = parseCli(argv);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`baton: ${err.message}\n\n${USAGE}\n`);
+      process.stderr.write(`baton: ${err.message}\n\n${usage(err.command)}\n`);
       return 2;
     }
     throw err;
   }
   switch (cmd.kind) {
     case "help":
-      process.stdout.write(`${USAGE}\n`);
+      process.stdout.write(`${usage(cmd.command)}\n`);
       return 0;
     case "version":
       process.stdout.write(`${DAEMON_VERSION}\n`);
@@ -63,7 +64,8 @@ async function main(argv: readonly string[]): Promise<number | null> {
         path: process.env.PATH ?? "/usr/bin:/bin",
         home: os.homedir(),
       };
-      return runService(cmd.action, spec, { dryRun: cmd.dryRun, platform: process.platform, uid: process.getuid?.() ?? 0 });
+      const user = os.userInfo().username;
+      return runService(cmd.action, spec, { dryRun: cmd.dryRun, platform: process.platform, uid: process.getuid?.() ?? 0, user, linger: () => queryLinger(user) });
     }
     case "doctor": {
       say(`baton ${DAEMON_VERSION}`);

@@ -9,6 +9,8 @@ export type DaemonOptions = {
   server: string;
   /** Machine token; sent only in the tunnel header, redacted from every log line. */
   token: string;
+  /** The user allowed the token over plain http to a non-loopback server (`--allow-insecure-http`). */
+  allowInsecureHttp?: boolean;
   /** Directories sessions may run in (default: the current directory). */
   roots?: string[];
   /** Advertise only these agent ids (default: every agent found). */
@@ -29,9 +31,11 @@ export type DaemonOptions = {
   epoch?: string;
   timeouts?: Partial<SessionTimeouts>;
   /**
-   * Where capabilities learnt from the agents are kept (the CLI: `agent-capabilities.json` beside the config
-   * file). Unset: learnt and announced in memory only.
+   * Where capabilities learnt from the agents are kept (the CLI: `$XDG_CACHE_HOME/baton/agent-capabilities.json`).
+   * Unset: learnt and announced in memory only.
    */
   capabilitiesFile?: string | null;
+  /** Where older daemons kept it (beside the config file): moved to `capabilitiesFile` at start when only it exists. */
+  legacyCapabilitiesFile?: string | null;
   tunnel?: { backoff?: Partial<BackoffOptions>; authRetryMs?: number; heartbeatMs?: number; welcomeTimeoutMs?: number };
 };

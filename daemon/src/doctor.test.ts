@@ -39,6 +39,25 @@ describe("baton doctor", () => {
     if (!r.ok) expect(r.error).toMatch(/code 3.*no credentials/);
   });
 
+  it("never sends the machine token over plain http off loopback (as daemon and login refuse to); the health probe still runs", async () => {
+    const sent: { path: string; headers: string }[] = [];
+    const fetchFn = (async (url: string, init?: RequestInit) => {
+      const headers: string[] = [];
+      new Headers(init?.headers).forEach((v) => headers.push(v));
+      sent.push({ path: new URL(url).pathname, headers: headers.join("\n") });
+      return new Response("{}", { status: 200 });
+    }) as typeof fetch;
+    const checks = await runDoctor({ server: "http://baton.example.com", token: "bt_secret", roots: [os.tmpdir()] }, "/nonexistent/baton.json", { fetch: fetchFn, agents: [] });
+    expect(sent.map((s) => s.path)).toEqual(["/api/health"]);
+    expect(sent.some((s) => s.headers.includes("bt_secret"))).toBe(false);
+    expect(checks.find((c) => c.name === "token")).toMatchObject({ ok: false, detail: expect.stringContaining("refusing to send the machine token over plain http") });
+
+    // Explicitly allowed (a trusted network): checked as usual.
+    sent.length = 0;
+    await runDoctor({ server: "http://baton.example.com", token: "bt_secret", roots: [os.tmpdir()], allowInsecureHttp: true }, "/nonexistent/baton.json", { fetch: fetchFn, agents: [] });
+    expect(sent.map((s) => s.path)).toEqual(["/api/health", "/api/tunnel/check"]);
+  });
+
   it("server down, token revoked, missing roots: each with its fix", async () => {
     const answers: Record<string, Response> = {
       "/api/health": new Response("{}", { status: 200 }),

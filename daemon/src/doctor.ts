@@ -1,7 +1,8 @@
 /**
  * `baton doctor`: what stands between this machine and a working daemon, each problem with its fix.
  * Checks: Node version, config file (and its permissions), server reachable, token valid (and the
- * server's protocol), roots, and each agent found (its version and how it authenticates, from `initialize`).
+ * server's protocol), roots, the systemd service's lingering (Linux), and each agent found (its version and
+ * how it authenticates, from `initialize`).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -12,14 +13,18 @@ import { probeAgent, type ProbeResult } from "./agent-probe";
 import { resolveRoots } from "./allowed-roots";
 import { configTooOpen } from "./config-write";
 import type { DaemonOptions } from "./daemon-options";
+import type { Check } from "./doctor-check";
+import { insecureServerProblem } from "./server-url";
+import { lingerCheck, queryLinger } from "./linger";
 import { errorMessage } from "./log";
 import { serverBase } from "./login";
+import { serviceLocation } from "./service-files";
 
 /** The oldest Node major the package is built for and tested on (daemon/package.json `engines`). */
 export const MIN_NODE_MAJOR = 20;
 const REQUEST_TIMEOUT_MS = 10_000;
 
-export type Check = { name: string; ok: boolean; detail: string; fix?: string };
+export type { Check } from "./doctor-check";
 
 /** How to install each preset (shown when it is missing or broken). */
 export const AGENT_INSTALL_HINTS: Record<string, string> = {
@@ -54,7 +59,20 @@ export function agentCheck(agent: ResolvedAgent, probe: ProbeResult): Check {
   return { name, ok: true, detail: `${agent.info.label} ${probe.version ?? "(no version reported)"}${auth}` };
 }
 
-export type DoctorDeps = { fetch?: typeof fetch; probe?: typeof probeAgent; agents?: ResolvedAgent[] };
+export type DoctorDeps = {
+  fetch?: typeof fetch;
+  probe?: typeof probeAgent;
+  agents?: ResolvedAgent[];
+  /** Where the service check looks (default: this process's platform, home, user and env). */
+  service?: { platform: NodeJS.Platform; home: string; user: string; env: NodeJS.ProcessEnv };
+};
+
+/** systemd only: launchd agents have no lingering (they run in the user's GUI session). */
+function serviceCheck(s: NonNullable<DoctorDeps["service"]>): Check | null {
+  if (s.platform !== "linux") return null;
+  const installed = fs.existsSync(serviceLocation("systemd", s.home).file);
+  return lingerCheck(installed, s.user, installed ? queryLinger(s.user, s.env) : { linger: "no" });
+}
 
 export async function runDoctor(o: DaemonOptions, configFile: string, deps: DoctorDeps = {}): Promise<Check[]> {
   const doFetch = deps.fetch ?? fetch;
@@ -79,7 +97,11 @@ export async function runDoctor(o: DaemonOptions, configFile: string, deps: Doct
           ? { name: "server", ok: true, detail: `${base} is reachable` }
           : { name: "server", ok: false, detail: `${base} is not reachable: ${health}`, fix: "check the URL, the network, or that the server is up" },
       );
-      if (health === null) checks.push(await tokenCheck(doFetch, base, o.token));
+      // The same rule as daemon and login: the token never goes over plain http off loopback.
+      const insecure = insecureServerProblem(base, o.allowInsecureHttp === true);
+      if (health === null && insecure)
+        checks.push({ name: "token", ok: false, detail: `not checked: ${insecure}`, fix: `baton login https://${new URL(base).host}` });
+      else if (health === null) checks.push(await tokenCheck(doFetch, base, o.token));
     }
   }
 
@@ -90,6 +112,9 @@ export async function runDoctor(o: DaemonOptions, configFile: string, deps: Doct
       ? { name: "roots", ok: false, detail: `not a directory: ${missing.join(", ")}${ok.length ? `; usable: ${ok.join(", ")}` : ""}`, fix: "pass existing directories with --root (or fix \"roots\" in the config file)" }
       : { name: "roots", ok: true, detail: ok.join(", ") },
   );
+
+  const service = serviceCheck(deps.service ?? { platform: process.platform, home: os.homedir(), user: os.userInfo().username, env: process.env });
+  if (service) checks.push(service);
 
   const agents = deps.agents ?? detectAgents({ custom: o.customAgents, only: o.agents });
   const probe = deps.probe ?? probeAgent;
@@ -122,5 +147,5 @@ async function tokenCheck(doFetch: typeof fetch, base: string, token: string): P
 }
 
 export function formatChecks(checks: readonly Check[]): string {
-  return checks.map((c) => `${c.ok ? "✓" : "✗"} ${c.name.padEnd(16)} ${c.detail}${c.fix ? `\n  ${"".padEnd(16)} fix: ${c.fix}` : ""}`).join("\n");
+  return checks.map((c) => `${c.warn ? "!" : c.ok ? "✓" : "✗"} ${c.name.padEnd(16)} ${c.detail}${c.fix ? `\n  ${"".padEnd(16)} fix: ${c.fix}` : ""}`).join("\n");
 }

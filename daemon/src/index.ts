@@ -4,7 +4,7 @@ import { Id } from "../../shared/viewer-protocol";
 import type { AgentInfo } from "../../shared/tunnel-protocol";
 import { detectAgents, type ResolvedAgent } from "./agent-presets";
 import { resolveRoots } from "./allowed-roots";
-import { readCapabilityCache, sameCapabilities, withLearnt, writeCapabilityCache, type CapabilityCache } from "./capability-cache";
+import { migrateCapabilityCache, readCapabilityCache, sameCapabilities, withLearnt, writeCapabilityCache, type CapabilityCache } from "./capability-cache";
 import type { DaemonOptions } from "./daemon-options";
 import { errorMessage, makeLogger, type Logger } from "./log";
 import { createSessionHost, type SessionHost } from "./session-host";
@@ -47,6 +47,13 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   log.info(`agents: ${agents.map((a) => a.info.id).join(", ") || "(none)"}; roots: ${roots.join(", ")}`);
 
   const capabilitiesFile = options.capabilitiesFile ?? null;
+  if (capabilitiesFile && options.legacyCapabilitiesFile) {
+    try {
+      if (migrateCapabilityCache(capabilitiesFile, options.legacyCapabilitiesFile)) log.info(`moved ${options.legacyCapabilitiesFile} to ${capabilitiesFile}`);
+    } catch (err) {
+      log.warn(`could not move ${options.legacyCapabilitiesFile} to ${capabilitiesFile}: ${errorMessage(err)}`);
+    }
+  }
   let learnt: CapabilityCache = capabilitiesFile ? readCapabilityCache(capabilitiesFile) : {};
   const advertised = () => withLearnt(agents.map((a) => a.info), learnt);
   const onLearnt = (agentId: string, caps: AgentInfo["capabilities"]) => {

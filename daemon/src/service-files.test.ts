@@ -24,6 +24,9 @@ describe("systemd user unit", () => {
     expect(unit).toMatch(/^\[Service\]$/m);
     expect(unit).toMatch(/^\[Install\]$/m);
   });
+  it("has no network-online.target (a system target the user manager never reaches: a no-op there)", () => {
+    expect(unit).not.toContain("network-online");
+  });
   it("never holds the token", () => {
     expect(unit).not.toMatch(/token|bt_/i);
   });

@@ -62,8 +62,8 @@ export function renderSystemdUnit(s: ServiceSpec): string {
     "# Written by `baton service install`; remove with `baton service uninstall`.",
     "[Unit]",
     "Description=Baton daemon: ACP coding agents on this machine, relayed to a Baton server",
-    "Wants=network-online.target",
-    "After=network-online.target",
+    // No network-online.target: the user manager cannot order on a system target (a no-op there); the
+    // daemon retries its tunnel until the network is up.
     "",
     "[Service]",
     "Type=simple",

@@ -2,6 +2,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { lingerAdvice, type LingerState } from "./linger";
 import {
   renderLaunchdPlist,
   renderSystemdUnit,
@@ -27,7 +28,16 @@ export const defaultServiceIo: ServiceIo = {
 
 const render = (platform: ServicePlatform, spec: ServiceSpec) => (platform === "systemd" ? renderSystemdUnit(spec) : renderLaunchdPlist(spec));
 
-export function runService(action: ServiceAction, spec: ServiceSpec, opts: { dryRun: boolean; platform: NodeJS.Platform; uid: number }, io: ServiceIo = defaultServiceIo): number {
+export type ServiceOptions = {
+  dryRun: boolean;
+  platform: NodeJS.Platform;
+  uid: number;
+  /** systemd: who installs, and whether they linger (asked after install; see linger.ts). */
+  user: string;
+  linger(): LingerState;
+};
+
+export function runService(action: ServiceAction, spec: ServiceSpec, opts: ServiceOptions, io: ServiceIo = defaultServiceIo): number {
   const platform = servicePlatform(opts.platform);
   if (!platform) {
     io.say(`baton service: ${opts.platform} is not supported (systemd on Linux, launchd on macOS); run \`baton daemon\` under your own supervisor`);
@@ -45,6 +55,7 @@ export function runService(action: ServiceAction, spec: ServiceSpec, opts: { dry
         io.say("then run:");
         for (const c of commands) io.say(`  ${show(c)}`);
         io.say(`logs: ${logs}`);
+        if (platform === "systemd") io.say(lingerAdvice(opts.user, opts.linger()));
         return 0;
       }
       fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -59,6 +70,7 @@ export function runService(action: ServiceAction, spec: ServiceSpec, opts: { dry
         return code;
       }
       io.say(`the daemon now runs at login and restarts on failure; logs: ${logs}`);
+      if (platform === "systemd") io.say(lingerAdvice(opts.user, opts.linger()));
       return 0;
     }
     case "uninstall": {

@@ -196,7 +196,7 @@ export function agentRun(id: AgentId, base: string, url: string, opts: { home?: 
   }
 }
 
-/** Installs what `ids` need (gemini is a devDependency); quick when already cached. */
+/** Installs what `ids` need; quick when already cached. */
 export async function ensureInstalled(ids: readonly AgentId[]): Promise<void> {
-  for (const id of ids) if (id !== "gemini") await installer.installAgent(id);
+  for (const id of ids) await installer.installAgent(id);
 }

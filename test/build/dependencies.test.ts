@@ -15,7 +15,6 @@ const TOOLS: Readonly<Record<string, string>> = {
   "@cloudflare/workers-types": "the Worker's global types (tsconfig types)",
   "@types/node": "Node's types (tsconfig types)",
   "@types/ws": "types of ws",
-  "@google/gemini-cli": "the Gemini agent the e2e test drives (test/e2e/gemini-agent.test.ts)",
   jsdom: "the client project's test environment",
 };
 
@@ -29,7 +28,23 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
+/** The real agents the tests drive: installed on demand into the agents' cache (scripts/install-agents.mjs). */
+const AGENT_MANIFEST = join(ROOT, "test", "agents", "manifest.json");
+
 describe("package.json dependencies", () => {
+  it("no real agent is a dependency: each one is pinned in the agents' manifest and installed on demand (issue 32 #8)", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(AGENT_MANIFEST, "utf8")) as { agents: Record<string, { packages: Record<string, string> }> };
+    const agentPackages = Object.values(manifest.agents).flatMap((a) => Object.keys(a.packages));
+    expect(agentPackages).toContain("@google/gemini-cli");
+    expect(manifest.agents.gemini?.packages["@google/gemini-cli"]).toBe("0.61.0");
+    const deps = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)];
+    expect(deps.filter((d) => agentPackages.includes(d))).toEqual([]);
+    // Nor in the lock (an `npm ci` would install it into node_modules again).
+    const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, unknown> };
+    expect(Object.keys(lock.packages).filter((p) => agentPackages.some((a) => p.endsWith(`node_modules/${a}`)))).toEqual([]);
+  });
+
   it("each one is imported by the sources or is a named tool", () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
     const files = [...SOURCE_DIRS.flatMap((d) => sourceFiles(join(ROOT, d))), ...ROOT_FILES.map((f) => join(ROOT, f))];
@@ -39,5 +54,12 @@ describe("package.json dependencies", () => {
     expect(unused).toEqual([]);
     // A tool that the sources import after all needs no entry: keep the list to what it says.
     expect(Object.keys(TOOLS).filter(used)).toEqual([]);
+  });
+
+  it("one Cloudflare runtime: a single workerd, miniflare and wrangler in the lock (issue 32 #7)", () => {
+    const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string }> };
+    const versions = (name: string) => [...new Set(Object.entries(lock.packages).filter(([p]) => p.endsWith(`node_modules/${name}`)).map(([, v]) => v.version))];
+    // `npm run dev` (the vite plugin), `npm start` (wrangler) and the tests (the vitest plugin) run the same workerd.
+    for (const name of ["workerd", "miniflare", "wrangler"]) expect({ name, versions: versions(name) }).toEqual({ name, versions: [expect.any(String)] });
   });
 });

@@ -2,12 +2,12 @@
 // without credentials sees, and what reattaching after the agent process is gone gives.
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DaemonEvent } from "../../shared/tunnel-protocol";
 import { AGENT_PRESETS, type ResolvedAgent } from "../../daemon/src/agent-presets";
 import { createSessionHost, type SessionHost } from "../../daemon/src/session-host";
 import { silentLogger } from "../../daemon/src/log";
-import { geminiArgv, geminiEnv, geminiHome } from "../fixtures/gemini/gemini-launch";
+import { ensureGemini, GEMINI_INSTALL_MS, geminiArgv, geminiEnv, geminiHome } from "../fixtures/gemini/gemini-launch";
 import { agentText, makeRecorder, tmpDir, type Recorder } from "./host-harness";
 
 /** Gemini's start (config, tools, policy) takes seconds, more on a loaded machine. */
@@ -18,6 +18,8 @@ function geminiAgent(home: string, apiKey: string | null): ResolvedAgent {
   const [command, ...args] = geminiArgv();
   return { info: { id: "gemini", label: preset.label, capabilities: preset.capabilities }, launch: { command: command!, args, env: geminiEnv(home, apiKey) } };
 }
+
+beforeAll(ensureGemini, GEMINI_INSTALL_MS);
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

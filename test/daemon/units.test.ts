@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
@@ -84,8 +85,8 @@ describe("cli args", () => {
     expect(fromEnv).toMatchObject({ options: { server: "https://env.example", roots: ["/a", "/work/b"] } });
     const fromFlags = parseCli(["daemon", "--config", file, "--server=http://localhost:8787", "--root", "x", "--agent", "demo", "--agent", "claude,codex"], noConfig, cwd);
     expect(fromFlags).toMatchObject({ options: { server: "http://localhost:8787", roots: ["/work/x"], agents: ["demo", "claude", "codex"] } });
-    // learnt capabilities live beside the config file unless the env says otherwise
-    expect(fromFile).toMatchObject({ options: { capabilitiesFile: path.join(cfgDir, "agent-capabilities.json") } });
+    // learnt capabilities live in the cache folder (the old file beside the config is moved from) unless the env says otherwise
+    expect(fromFile).toMatchObject({ options: { capabilitiesFile: path.join(os.homedir(), ".cache", "baton", "agent-capabilities.json"), legacyCapabilitiesFile: path.join(cfgDir, "agent-capabilities.json") } });
     expect(parseCli(["daemon", "--config", file], { ...noConfig, BATON_CAPABILITIES_FILE: "caps.json" }, cwd)).toMatchObject({
       options: { capabilitiesFile: "/work/caps.json" },
     });
@@ -93,7 +94,7 @@ describe("cli args", () => {
 
   it("help, version, and clear usage errors", () => {
     expect(parseCli([], noConfig, cwd)).toEqual({ kind: "help" });
-    expect(parseCli(["daemon", "--help"], noConfig, cwd)).toEqual({ kind: "help" });
+    expect(parseCli(["daemon", "--help"], noConfig, cwd)).toEqual({ kind: "help", command: "daemon" });
     expect(parseCli(["--version"], noConfig, cwd)).toEqual({ kind: "version" });
     expect(() => parseCli(["daemon"], noConfig, cwd)).toThrow(/no server/);
     expect(() => parseCli(["daemon", "--server", "http://x"], noConfig, cwd)).toThrow(/no token/);

@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, type BrowserContextOptions, type BrowserServer, chromium, devices, type Page } from "playwright-core";
 import { inject } from "vitest";
+import { chromiumPath } from "../../scripts/chromium-check.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -11,7 +12,7 @@ declare module "vitest" {
   }
 }
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const CHROMIUM = chromiumPath();
 export const SHOTS = join(process.cwd(), "test", "e2e", "__screenshots__");
 
 const ARGS = [

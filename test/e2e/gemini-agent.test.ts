@@ -7,9 +7,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { describe, expect, it, onTestFailed } from "vitest";
+import { beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { DESKTOP, shot } from "./browser";
-import { canUnshareNet, geminiArgv, geminiEnv, geminiHome } from "../fixtures/gemini/gemini-launch";
+import { canUnshareNet, ensureGemini, GEMINI_INSTALL_MS, geminiArgv, geminiEnv, geminiHome } from "../fixtures/gemini/gemini-launch";
 import { useStackAndBrowser } from "./file-stack";
 import { tid } from "./session-page";
 import { FAST_DEMO, NodeViewer, waitFor } from "./support";
@@ -25,6 +25,9 @@ type Logged = { dir: "toAgent" | "fromAgent"; t: number; msg: Record<string, any
 let base: string;
 let workspace: string;
 let logDir: string;
+
+// Before the stack's hooks (registered next): the daemon must find the CLI in the agents' cache.
+beforeAll(ensureGemini, GEMINI_INSTALL_MS);
 
 const e2e = useStackAndBrowser({
   daemonEnv: () => {

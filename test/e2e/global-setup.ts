@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { z } from "zod";
+import { chromiumProblem } from "../../scripts/chromium-check.mjs";
 import { launchServer } from "./browser";
 import { startTestStack } from "./support";
 
@@ -29,6 +30,9 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Before the stack starts: a run without Chromium stops here with one line, nothing left running.
+  const missing = chromiumProblem();
+  if (missing) throw new Error(missing);
   const dir = mkdtempSync(join(tmpdir(), "baton-e2e-shared-"));
   const file = join(dir, "stack.json");
   const write = (state: SharedStackState) => writeFileSync(file, JSON.stringify(state));

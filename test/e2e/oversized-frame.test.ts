@@ -46,6 +46,32 @@ describe("oversized viewer frame over a real socket", () => {
     other.close();
   }, 120_000);
 
+  // Issue 32 #2: the same refusal on the session list's socket (the SessionFeed DO): only workerd speaks.
+  it("a 33 MiB frame on the session list's socket: close 1009, no error line of ours, a new list socket is served", async () => {
+    const feedUrl = `${e2e.stack.url.replace(/^http/, "ws")}/api/sessions/feed`;
+    const open = () => {
+      const ws = new WebSocket(feedUrl, { headers: { Origin: e2e.stack.url } });
+      ws.on("error", () => {});
+      const frames: string[] = [];
+      ws.on("message", (d) => frames.push(String(d)));
+      return { ws, frames };
+    };
+    const before = e2e.stack.serverOutput().length;
+    const hostile = open();
+    await waitFor(() => hostile.frames.length > 0, "the feed's hello");
+    let closed: { code: number; reason: string } | null = null;
+    hostile.ws.on("close", (code, reason) => (closed = { code, reason: String(reason) }));
+    hostile.ws.send("x".repeat(33 * 1024 * 1024));
+    expect(await waitFor(() => closed, "feed socket closed", 30_000)).toMatchObject({ code: 1009, reason: "Message is too large" });
+    await new Promise((r) => setTimeout(r, 500));
+    const errorLines = e2e.stack.serverOutput().slice(before).filter((l) => /uncaught|exception|error/i.test(l));
+    const workerds = (l: string) => /Message is too large/.test(l) || /NOSENTRY reporting trace with exception outcome, but no actual exceptions/.test(l);
+    expect(errorLines.filter((l) => !workerds(l))).toEqual([]);
+    const next = open();
+    await waitFor(() => next.frames.length > 0, "a new list socket's hello");
+    next.ws.close();
+  }, 120_000);
+
   // Issue 19 #6: the stall seen right after hostile input (a just-sent message ×0 on a fresh join, a join
   // without `ready`, a queued message not flushing) — over real sockets, a burst with an oversized frame.
   it("hostile burst (junk + a 33 MiB frame), then normal use at once: send, queue, flush, a fresh join sees each once", async () => {

@@ -8,9 +8,6 @@ declare global {
       /** worker-access project: the private JWK matching the JWKS served to the Worker. */
       TEST_ACCESS_PRIVATE_JWK?: string;
     }
-    interface GlobalProps {
-      mainModule: typeof import("../../worker/index");
-      durableNamespaces: "SessionRoom" | "Machine" | "SessionFeed";
-    }
+    // GlobalProps (mainModule, durableNamespaces) come from worker/worker-configuration.d.ts (wrangler types).
   }
 }

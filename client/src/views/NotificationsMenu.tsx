@@ -1,7 +1,7 @@
 import Bell from "lucide-solid/icons/bell";
 import BellOff from "lucide-solid/icons/bell-off";
-import { createSignal, Show } from "solid-js";
-import { createDismiss } from "../lib/create-dismiss";
+import { Show } from "solid-js";
+import { createPopover } from "../lib/create-popover";
 import { type PushController, pushController } from "../push/push-controller";
 import { PushStatus } from "../push/push-state";
 import { NotificationSettings } from "./NotificationSettings";
@@ -9,28 +9,28 @@ import { NotificationSettings } from "./NotificationSettings";
 /** The bell beside the user's name: this device's notifications and which events notify. */
 export function NotificationsMenu(props: { controller?: PushController }) {
   const push = props.controller ?? pushController();
-  const [open, setOpen] = createSignal(false);
-  let root!: HTMLDivElement;
-  createDismiss({ isOpen: open, close: () => setOpen(false), inside: (t) => root.contains(t) });
+  const pop = createPopover("below-button");
   return (
-    <div class="settings" ref={root}>
+    <div class="settings">
       <button
+        ref={pop.button}
         class="icon-btn"
         aria-label="Notifications"
-        aria-expanded={open()}
+        aria-expanded={pop.open()}
+        aria-haspopup="dialog"
+        popovertarget={pop.id}
         title="Notifications"
         data-testid="notifications-button"
-        onClick={() => setOpen((o) => !o)}
       >
         <Show when={push.status() === PushStatus.on} fallback={<BellOff size={18} />}>
           <Bell size={18} />
         </Show>
       </button>
-      <Show when={open()}>
-        <div class="settings-panel push-panel" role="dialog" aria-label="Notifications" data-testid="notifications-panel">
+      <div ref={pop.panel} id={pop.id} popover="auto" tabindex="-1" class="settings-panel push-panel" role="dialog" aria-label="Notifications" data-testid="notifications-panel">
+        <Show when={pop.open()}>
           <NotificationSettings events controller={push} />
-        </div>
-      </Show>
+        </Show>
+      </div>
     </div>
   );
 }

@@ -8,7 +8,7 @@ import X from "lucide-solid/icons/x";
 import { createEffect, createMemo, createSignal, createUniqueId, For, on, onMount, Show } from "solid-js";
 import type { Command } from "../../../shared/fold";
 import type { ConfigState } from "../../../shared/viewer-protocol";
-import { createDismiss } from "../lib/create-dismiss";
+import { createPopover } from "../lib/create-popover";
 import {
   APPLIES_NEXT_TURN,
   attachmentLabel,
@@ -122,9 +122,8 @@ export function Sender(props: Props) {
   };
 
   // ---- config options sheet
-  const [optionsOpen, setOptionsOpen] = createSignal(false);
-  let optionsRoot: HTMLDivElement | undefined;
-  createDismiss({ isOpen: optionsOpen, close: () => setOptionsOpen(false), inside: (t) => !!optionsRoot?.contains(t) });
+  const optionsPop = createPopover("above-composer");
+  const optionsOpen = optionsPop.open;
   const options = () => optionsFor(props.config);
   const hasExtraOptions = () => options().some((o) => !o.main);
 
@@ -251,73 +250,74 @@ export function Sender(props: Props) {
         </div>
         {/* With options beyond the pills: always. Otherwise on phones only, where the sheet is the place the pills' full labels read best. */}
         <Show when={options().length > 0}>
-          <div class="options" classList={{ "narrow-flex": !hasExtraOptions() }} ref={optionsRoot} data-extra={hasExtraOptions()}>
+          <div class="options" classList={{ "narrow-flex": !hasExtraOptions() }} data-extra={hasExtraOptions()}>
             <button
               class="icon-btn options-btn"
               aria-label="More options"
               aria-expanded={optionsOpen()}
               aria-haspopup="dialog"
+              popovertarget={optionsPop.id}
+              ref={optionsPop.button}
               title="Agent options"
               data-testid="options-button"
-              onClick={() => setOptionsOpen((o) => !o)}
             >
               <Settings2 size={18} aria-hidden="true" />
             </button>
-            <Show when={optionsOpen()}>
-              <div class="options-sheet" role="dialog" aria-label="Agent options" data-testid="options-sheet">
-                <div class="options-head">
-                  <span class="settings-title">Agent options</span>
-                  <Show when={props.turnActive}>
-                    <span class="options-note">A turn is running: a change applies from the next turn</span>
-                  </Show>
-                </div>
-                <For each={options()}>
-                  {(o) => {
-                    const nameId = createUniqueId();
-                    return (
-                      <div class="option-row" data-testid={`option-${o.id}`}>
-                        <span class="option-text">
-                          <span class="settings-name" id={nameId}>
-                            {o.name}
+            <div ref={optionsPop.panel} id={optionsPop.id} popover="auto" tabindex="-1" class="options-sheet" role="dialog" aria-label="Agent options" data-testid="options-sheet">
+              <Show when={optionsOpen()}>
+                  <div class="options-head">
+                    <span class="settings-title">Agent options</span>
+                    <Show when={props.turnActive}>
+                      <span class="options-note">A turn is running: a change applies from the next turn</span>
+                    </Show>
+                  </div>
+                  <For each={options()}>
+                    {(o) => {
+                      const nameId = createUniqueId();
+                      return (
+                        <div class="option-row" data-testid={`option-${o.id}`}>
+                          <span class="option-text">
+                            <span class="settings-name" id={nameId}>
+                              {o.name}
+                            </span>
+                            <Show when={o.description}>
+                              <span class="settings-help">{o.description}</span>
+                            </Show>
                           </span>
-                          <Show when={o.description}>
-                            <span class="settings-help">{o.description}</span>
-                          </Show>
-                        </span>
-                        {o.kind === "boolean" ? (
-                          <input
-                            type="checkbox"
-                            role="switch"
-                            class="switch"
-                            aria-labelledby={nameId}
-                            checked={o.value}
-                            disabled={!props.canAct}
-                            title={props.turnActive ? APPLIES_NEXT_TURN : undefined}
-                            onChange={(e) => select({ label: o.name, write: o.write }, e.currentTarget.checked)}
-                          />
-                        ) : (
-                          <label class="option-value">
-                            {/* The full current value (wrapping); the native select lies over it. */}
-                            <span aria-hidden="true">{o.valueName}</span>
-                            <ChevronDown size={14} class="select-chev" aria-hidden="true" />
-                            <select
-                              class="option-select"
+                          {o.kind === "boolean" ? (
+                            <input
+                              type="checkbox"
+                              role="switch"
+                              class="switch"
                               aria-labelledby={nameId}
+                              checked={o.value}
                               disabled={!props.canAct}
                               title={props.turnActive ? APPLIES_NEXT_TURN : undefined}
-                              value={o.value}
-                              onChange={(e) => select({ label: o.name, write: o.write }, e.currentTarget.value)}
-                            >
-                              <OptionList options={o.options} value={o.value} />
-                            </select>
-                          </label>
-                        )}
-                      </div>
-                    );
-                  }}
-                </For>
-              </div>
-            </Show>
+                              onChange={(e) => select({ label: o.name, write: o.write }, e.currentTarget.checked)}
+                            />
+                          ) : (
+                            <label class="option-value">
+                              {/* The full current value (wrapping); the native select lies over it. */}
+                              <span aria-hidden="true">{o.valueName}</span>
+                              <ChevronDown size={14} class="select-chev" aria-hidden="true" />
+                              <select
+                                class="option-select"
+                                aria-labelledby={nameId}
+                                disabled={!props.canAct}
+                                title={props.turnActive ? APPLIES_NEXT_TURN : undefined}
+                                value={o.value}
+                                onChange={(e) => select({ label: o.name, write: o.write }, e.currentTarget.value)}
+                              >
+                                <OptionList options={o.options} value={o.value} />
+                              </select>
+                            </label>
+                          )}
+                        </div>
+                      );
+                    }}
+                  </For>
+              </Show>
+            </div>
           </div>
         </Show>
         <div class="actions">

@@ -24,7 +24,7 @@ function mockApi(pages: (q: URLSearchParams) => { sessions: SessionListItem[]; n
       const method = init?.method ?? "GET";
       const call = { method, url, body: init?.body ? JSON.parse(String(init.body)) : undefined };
       calls.push(call);
-      if (url === "/api/machines") return json(200, { machines: [] });
+      if (url === "/api/machines") return json(200, { machines: MACHINES });
       if (method === "GET" && url.startsWith("/api/sessions?")) return json(200, pages(new URL(url, "http://x").searchParams));
       if (method !== "GET") return write?.(call) ?? json(200, { ok: true, agentSessionDeleted: null, archived: [], skipped: [] });
       return json(404, { error: { code: "NOT_FOUND", message: "nope" } });
@@ -59,6 +59,23 @@ function renderPanel(feed = fakeFeed()) {
 
 const titles = () => screen.queryAllByTestId("session-title").map((t) => t.textContent);
 const row = (title: string) => screen.getAllByTestId("session-row").find((r) => within(r).queryByTestId("session-title")?.textContent === title)!;
+
+/** The owner's machine "lap": its claude advertises session/delete, its demo agent does not. */
+const CAPS = { loadSession: true, resume: false, modes: false, configOptions: false, steering: false, images: false };
+const MACHINES = [
+  {
+    id: "lap",
+    name: "Laptop",
+    online: true,
+    hostname: "lap",
+    roots: ["/home/me/code"],
+    lastSeenAt: null,
+    agents: [
+      { id: "claude", label: "Claude Code", capabilities: { ...CAPS, delete: true } },
+      { id: "demo", label: "Demo", capabilities: CAPS },
+    ],
+  },
+];
 
 const ROWS = () => [
   item("a", { customTitle: "Fix the tests", status: "active", lastActivityAt: at(1) }),
@@ -186,7 +203,8 @@ describe("SessionsPanel: lifecycle from the row menu", () => {
     const dialog = screen.getByRole("dialog", { name: "Delete session?" });
     expect(dialog).toHaveTextContent("Refactor the parser and its whole transcript will be deleted");
     expect(document.activeElement).toBe(within(dialog).getByRole("button", { name: "Cancel" }));
-    const also = within(dialog).getByRole("checkbox", { name: /Also delete the agent's own session/ });
+    // Offered once the machines' answer says this agent can delete its own sessions.
+    const also = await within(dialog).findByRole("checkbox", { name: /Also delete the agent's own session/ });
     expect(also).not.toBeChecked();
     fireEvent.click(also);
     fireEvent.click(within(dialog).getByRole("button", { name: "Delete" }));
@@ -196,10 +214,13 @@ describe("SessionsPanel: lifecycle from the row menu", () => {
   });
 
   it("delete of a session whose agent cannot delete its own: no checkbox", async () => {
-    mockApi(() => ({ sessions: [item("d", { customTitle: "Demo run", agentId: "demo", agentLabel: "Demo" })], nextCursor: null }));
+    const api = mockApi(() => ({ sessions: [item("d", { customTitle: "Demo run", agentId: "demo", agentLabel: "Demo" })], nextCursor: null }));
     renderPanel();
     fireEvent.click(await screen.findByRole("button", { name: "Actions for Demo run" }));
     fireEvent.click(screen.getByRole("menuitem", { name: "Delete…" }));
+    // The machines' answer is in (asked, then a task later read) and still no checkbox: demo does not advertise delete.
+    await waitFor(() => expect(api.calls.some((c) => c.url === "/api/machines")).toBe(true));
+    await new Promise((r) => setTimeout(r, 50));
     expect(within(screen.getByRole("dialog", { name: "Delete session?" })).queryByRole("checkbox")).toBeNull();
   });
 

@@ -1,6 +1,6 @@
 import SlidersHorizontal from "lucide-solid/icons/sliders-horizontal";
-import { createSignal, For, Show, lazy } from "solid-js";
-import { createDismiss } from "../lib/create-dismiss";
+import { For, Show, Suspense, lazy } from "solid-js";
+import { createPopover } from "../lib/create-popover";
 import { MAX_QUEUE_DEPTH } from "../../../shared/limits";
 
 /** The push client (and zod with it) loads with this view, not with the first paint. */
@@ -20,16 +20,23 @@ type Props = {
 
 /** Session-wide queue settings (depth, merge) and this session's notifications, in a small popover from the header. */
 export function SessionSettings(props: Props) {
-  const [open, setOpen] = createSignal(false);
-  let root!: HTMLDivElement;
-  createDismiss({ isOpen: open, close: () => setOpen(false), inside: (t) => root.contains(t) });
+  const pop = createPopover("below-button");
   return (
-    <div class="settings" ref={root}>
-      <button class="icon-btn" aria-label="Session settings" aria-expanded={open()} data-testid="settings-button" title="Session settings" onClick={() => setOpen((o) => !o)}>
+    <div class="settings">
+      <button
+        ref={pop.button}
+        class="icon-btn"
+        aria-label="Session settings"
+        aria-expanded={pop.open()}
+        aria-haspopup="dialog"
+        popovertarget={pop.id}
+        data-testid="settings-button"
+        title="Session settings"
+      >
         <SlidersHorizontal size={18} />
       </button>
-      <Show when={open()}>
-        <div class="settings-panel" role="dialog" aria-label="Session settings" data-testid="settings-panel">
+      <div ref={pop.panel} id={pop.id} popover="auto" tabindex="-1" class="settings-panel" role="dialog" aria-label="Session settings" data-testid="settings-panel">
+        <Show when={pop.open()}>
           <Show when={props.queue}>
             {(q) => (
               <div class="settings-section">
@@ -76,13 +83,18 @@ export function SessionSettings(props: Props) {
               <div class="settings-title">Fork</div>
               <div class="settings-row">
                 <span class="settings-help">A new session with this history; this one stays as it is</span>
-                <ForkButton sessionId={props.sessionId} />
+                <Suspense>
+                  <ForkButton sessionId={props.sessionId} />
+                </Suspense>
               </div>
             </div>
           </Show>
-          <NotificationSettings sessionId={props.sessionId} />
-        </div>
-      </Show>
+          {/* Boundaries of their own: a lazy part loading must not suspend the header (that would take the open panel out of the page, which closes it). */}
+          <Suspense>
+            <NotificationSettings sessionId={props.sessionId} />
+          </Suspense>
+        </Show>
+      </div>
     </div>
   );
 }

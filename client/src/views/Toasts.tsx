@@ -1,8 +1,8 @@
 import CircleAlert from "lucide-solid/icons/circle-alert";
 import CircleCheck from "lucide-solid/icons/circle-check";
 import X from "lucide-solid/icons/x";
-import { For, Show } from "solid-js";
-import { dismissToast, hostedInline, hostToastsInline, toasts } from "../lib/toasts";
+import { createEffect, For, onCleanup, Show } from "solid-js";
+import { dismissToast, holdToasts, hostedInline, hostToastsInline, toasts } from "../lib/toasts";
 
 /** The floating list (app-wide), or with `inline` a list in the hosting view's flow (it covers nothing). */
 export function Toasts(props: { inline?: boolean }) {
@@ -15,8 +15,23 @@ export function Toasts(props: { inline?: boolean }) {
 }
 
 function ToastList(props: { inline: boolean }) {
+  // A list gone or emptied fires no mouseleave / focusout: let go, or the next toasts would never go.
+  const letGo = () => {
+    holdToasts("hover", false);
+    holdToasts("focus", false);
+  };
+  createEffect(() => toasts().length === 0 && letGo());
+  onCleanup(letGo);
   return (
-    <div class="toasts" classList={{ "toasts-inline": props.inline }} aria-live="polite">
+    <div
+      class="toasts"
+      classList={{ "toasts-inline": props.inline }}
+      aria-live="polite"
+      onMouseEnter={() => holdToasts("hover", true)}
+      onMouseLeave={() => holdToasts("hover", false)}
+      onFocusIn={() => holdToasts("focus", true)}
+      onFocusOut={(e) => !(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget)) && holdToasts("focus", false)}
+    >
       <For each={toasts()}>
         {(t) => (
           <div class={`toast toast-${t.kind}`} data-testid="toast" role={t.kind === "error" ? "alert" : "status"}>

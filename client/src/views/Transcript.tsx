@@ -66,6 +66,16 @@ export function prependedRows(prev: { first?: string; last?: string; length: num
   return next[grown]?.id === prev.first && next[next.length - 1]?.id === prev.last ? grown : 0;
 }
 
+/**
+ * Text still arriving at the end of the transcript: kept out of the live region (aria-live="off") while it
+ * grows, so a screen reader does not re-read the paragraph on every streamed update. A row stops growing
+ * when its turn ends or a later row follows it (a tool call, the next message); its answer is announced
+ * then, once (AgentMessage mounts its finished text afresh).
+ */
+export function isGrowing(row: Row, isLast: boolean): boolean {
+  return isLast && (row.kind === "agent" || row.kind === "thought") && row.streaming;
+}
+
 /** The first row index to render: the last `shown` rows (all when fewer). */
 export function windowStart(total: number, shown: number): number {
   return Math.max(0, total - shown);
@@ -239,11 +249,13 @@ export function Transcript(props: Props) {
         </div>
       </Show>
       <For each={visible()}>
-        {(row) => (
-          <div class="row-slot" data-row-id={row.id}>
+        {(row) => {
+          const growing = () => isGrowing(row, row === last());
+          return (
+          <div class="row-slot" data-row-id={row.id} aria-live={growing() ? "off" : undefined}>
           <Switch>
             <Match when={row.kind === "user" && row}>{(r) => <UserMessage row={r()} mine={!!props.viewerId && r().author.id === props.viewerId} />}</Match>
-            <Match when={row.kind === "agent" && row}>{(r) => <AgentMessage row={r()} />}</Match>
+            <Match when={row.kind === "agent" && row}>{(r) => <AgentMessage row={r()} growing={growing()} />}</Match>
             <Match when={row.kind === "thought" && row}>{(r) => <Thought row={r()} />}</Match>
             <Match when={row.kind === "tool" && row}>{(r) => <ToolCall row={r()} />}</Match>
             <Match when={row.kind === "plan" && row}>{(r) => <Plan row={r()} />}</Match>
@@ -256,7 +268,8 @@ export function Transcript(props: Props) {
             <Match when={row.kind === "turn_end" && row}>{(r) => <TurnEnd stopReason={r().stopReason} />}</Match>
           </Switch>
           </div>
-        )}
+          );
+        }}
       </For>
       <Show when={showWorking()}>
         <div class="row row-working" data-testid="working" aria-label="The agent is working">

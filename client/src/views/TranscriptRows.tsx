@@ -79,14 +79,18 @@ export function UserMessage(props: { row: UserRow; mine: boolean }) {
   );
 }
 
-export function AgentMessage(props: { row: AgentRow }) {
+/** `growing`: the text is still arriving (Transcript's isGrowing); its end mounts the text afresh, which the log announces once. */
+export function AgentMessage(props: { row: AgentRow; growing?: boolean }) {
   const html = createMarkdown(
     () => props.row.text,
     () => props.row.streaming,
   );
+  const body = () => <div class="md" ref={(el) => createRenderEffect(() => patchBlocks(el, html()))} />;
   return (
     <div class="row row-agent" classList={{ streaming: props.row.streaming }} data-testid="row-agent">
-      <div class="md" ref={(el) => createRenderEffect(() => patchBlocks(el, html()))} />
+      <Show when={props.growing} fallback={body()}>
+        {body()}
+      </Show>
     </div>
   );
 }
