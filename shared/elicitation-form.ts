@@ -4,6 +4,7 @@
  * against it. The room refuses an `accept` whose content does not fit; the client renders `formFields`.
  */
 import type { ElicitationContent } from "./viewer-protocol";
+import { isRecord } from "./is-record";
 
 export type Choice = { value: string; title: string; description: string | null };
 
@@ -24,9 +25,6 @@ export type FormField =
   /** A property type this client does not know (ACP reserves `_…` for extensions): shown, never sent. */
   | (Common & { type: "unsupported"; schemaType: string });
 
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
 const str = (x: unknown): string | null => (typeof x === "string" ? x : null);
 const num = (x: unknown): number | null => (typeof x === "number" && Number.isFinite(x) ? x : null);
 

@@ -5,6 +5,7 @@
  * writes with `reapplyPlan` and, once they are done, tells viewers what did not come back (`reapplyNotices`).
  */
 import type { AgentConfig, SessionSettings } from "./tunnel-protocol";
+import { isRecord } from "./is-record";
 
 export type ReapplyStep =
   | { kind: "mode"; modeId: string }
@@ -12,10 +13,6 @@ export type ReapplyStep =
   | { kind: "option"; configId: string; value: string | boolean };
 
 type Option = AgentConfig["configOptions"][number];
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
 
 function optionValue(o: Option): string | boolean | undefined {
   const v = o["currentValue"];

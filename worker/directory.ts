@@ -197,10 +197,6 @@ export async function getUser(db: D1Database, id: string): Promise<User | null> 
   return db.prepare("SELECT id, email, name FROM users WHERE id = ?").bind(id).first<User>();
 }
 
-export async function userByEmail(db: D1Database, email: string): Promise<User | null> {
-  return db.prepare("SELECT id, email, name FROM users WHERE email = ?").bind(email).first<User>();
-}
-
 /**
  * The directory's copies of what a room knows (written by its room on each change). Each bumps the session's
  * `version` (the live list's ordering key, worker/session-feed) and says whether anything changed.

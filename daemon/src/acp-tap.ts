@@ -6,13 +6,12 @@
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import type { AnyMessage } from "@agentclientprotocol/sdk";
+import { isRecord } from "../../shared/is-record";
+
+export { isRecord };
 
 /** `pass` hands the message on to the SDK; `drop` keeps it from the SDK (already fully handled). */
 export type TapVerdict = "pass" | "drop";
-
-export function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
 
 export function tapMessages(onMessage: (m: AnyMessage) => TapVerdict): TransformStream<AnyMessage, AnyMessage> {
   return new TransformStream<AnyMessage, AnyMessage>({

@@ -1,13 +1,10 @@
 /** The authoritative per-session AgentConfig: derived from initialize + session/new|load, then kept current. */
 import { AgentConfig, type AgentCapabilities } from "../../shared/tunnel-protocol";
 import type { AuthMethod } from "../../shared/viewer-protocol";
+import { isRecord } from "../../shared/is-record";
 
 const ModesShape = AgentConfig.shape.modes;
 const ModelsShape = AgentConfig.shape.models;
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
 
 function field(x: unknown, ...keys: string[]): unknown {
   let cur = x;

@@ -7,6 +7,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { spawnAgent, describeExit, type LaunchSpec } from "./agent-process";
 import { errorMessage } from "./log";
 import { DAEMON_VERSION } from "./version";
+import { isRecord } from "../../shared/is-record";
 
 /** An agent launched from a local npm copy may take a while to boot on a cold cache. */
 export const PROBE_TIMEOUT_MS = 20_000;
@@ -15,7 +16,6 @@ export type ProbeResult =
   | { ok: true; name: string | null; version: string | null; authMethods: { id: string; name: string }[] }
   | { ok: false; error: string };
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown) => (typeof v === "string" ? v : null);
 
 /** Reads the `initialize` result (loosely: an agent's extra fields must not make the probe fail). */

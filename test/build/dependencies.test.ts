@@ -11,7 +11,6 @@ const SKIP = new Set(["node_modules", "dist", ".wrangler", "public"]);
 /** Packages used without an import in our sources: what uses them. */
 const TOOLS: Readonly<Record<string, string>> = {
   node: "pins Node 22 for every npm script",
-  typescript: "tsc in npm run typecheck",
   wrangler: "wrangler dev / deploy (scripts/dev-stack.mjs, scripts/deploy.mjs)",
   "@cloudflare/workers-types": "the Worker's global types (tsconfig types)",
   "@types/node": "Node's types (tsconfig types)",

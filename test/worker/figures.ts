@@ -171,7 +171,8 @@ const CONTENT_COLUMNS: Record<string, string[]> = {
   events: ["body"],
   queue: ["blocks", "author"],
   settled: ["id", "ack"],
-  permissions: ["tool_call", "options"],
+  requests: ["body"],
+  room_state: ["body"],
   meta: ["value"],
 };
 
@@ -326,11 +327,12 @@ export async function daemonFlood(frames: number): Promise<DaemonFloodFigure> {
 
   // The backlog limit itself, made deterministic: with the Machine's backlog filled as if its rooms stalled,
   // the next frame is refused (RATE_LIMITED + close 1013), nothing of it taken; the daemon resends it later.
-  type Backlog = { drainingBytes: number };
-  await runInDurableObject(machine(machineId), async (m) => void ((m as unknown as Backlog).drainingBytes = MAX_TUNNEL_BACKLOG_BYTES));
+  type Backlog = { intake: { drainingBytes: number } };
+  const setDraining = (m: unknown, drainingBytes: number) => void ((m as Backlog).intake = { ...(m as Backlog).intake, drainingBytes });
+  await runInDurableObject(machine(machineId), async (m) => setDraining(m, MAX_TUNNEL_BACKLOG_BYTES));
   const forcedN = daemon.emit(chunk(sessionId, "<0>refused while the backlog was full"));
   await waitFor(() => overloadCloses > 0 || daemon.ws.readyState !== WebSocket.OPEN, "overload close");
-  await runInDurableObject(machine(machineId), async (m) => void ((m as unknown as Backlog).drainingBytes = 0));
+  await runInDurableObject(machine(machineId), async (m) => setDraining(m, 0));
   await deliverAll(forcedN);
 
   // The flood: ~1 MiB batch frames of numbered chunks, all at once, no waiting for acks.

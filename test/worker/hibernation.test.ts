@@ -15,14 +15,14 @@ describe("an idle session holds nothing but storage", () => {
     await waitFor(() => viewers.every((v) => v.lastStatus()?.state === "idle" && v.ofKind("acp").length === 301), "turn delivered");
 
     const room = await runInDurableObject(env.SESSION_ROOM.get(env.SESSION_ROOM.idFromName(sessionId)), async (instance, state) => {
-      // The room's in-memory state lives in its core (room-core.ts).
-      const r = (instance as unknown as { core: { outgoing: unknown; inflight: unknown; sendsInFlight: Map<string, unknown> } }).core;
-      return { alarm: await state.storage.getAlarm(), sockets: state.getWebSockets().length, outgoing: r.outgoing, inflight: r.inflight, sends: r.sendsInFlight.size };
+      // The room's in-memory state lives in its core (room-core.ts) and its outbox (room-outbox.ts).
+      const r = (instance as unknown as { core: { outbox: { outgoing: unknown }; inflight: unknown; sendsInFlight: Map<string, unknown> } }).core;
+      return { alarm: await state.storage.getAlarm(), sockets: state.getWebSockets().length, outgoing: r.outbox.outgoing, inflight: r.inflight, sends: r.sendsInFlight.size };
     });
     expect(room).toEqual({ alarm: null, sockets: 3, outgoing: null, inflight: null, sends: 0 });
     const machine = await runInDurableObject(env.MACHINE.get(env.MACHINE.idFromName(machineId)), async (instance, state) => {
-      const m = instance as unknown as { pending: unknown[]; draining: unknown };
-      return { alarm: await state.storage.getAlarm(), tunnels: state.getWebSockets("tunnel").length, pending: m.pending.length, draining: m.draining };
+      const m = instance as unknown as { intake: { pending: unknown[] }; draining: unknown };
+      return { alarm: await state.storage.getAlarm(), tunnels: state.getWebSockets("tunnel").length, pending: m.intake.pending.length, draining: m.draining };
     });
     expect(machine).toEqual({ alarm: null, tunnels: 1, pending: 0, draining: null });
   });

@@ -56,7 +56,7 @@ describe("room log", () => {
 
   it("a log written before run rows (one row per event) reads the same and continues after the migration", async () => {
     await inFreshRoom((sql) => {
-      for (const t of ["events", "queue", "meta", "settled", "permissions", "_migrations"]) sql.exec(`DROP TABLE IF EXISTS ${t}`);
+      for (const t of ["events", "queue", "meta", "settled", "permissions", "requests", "room_state", "compacted", "_migrations"]) sql.exec(`DROP TABLE IF EXISTS ${t}`);
       migrate(sql, ROOM_MIGRATIONS.slice(0, 1));
       for (let i = 1; i <= 3; i++) sql.exec("INSERT INTO events (kind, body, at) VALUES (?, ?, ?)", "notice", JSON.stringify(note(`old${i}`)), 0);
 

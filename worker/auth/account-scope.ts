@@ -7,7 +7,7 @@
  */
 import type { AccountScope } from "../../shared/api";
 import type { Env } from "../env";
-import type { AuthMode } from "./identity";
+import type { AuthMode } from "./auth-mode";
 import { allowListed } from "./login-codes";
 
 export function accountScope(mode: AuthMode, email: string, env: Pick<Env, "BUILTIN_ALLOWED_EMAILS" | "BUILTIN_ALLOWED_DOMAINS">): AccountScope {

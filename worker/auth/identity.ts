@@ -9,6 +9,7 @@
 import type { AccountScope } from "../../shared/api";
 import { isInvited, upsertUser, type User } from "../directory";
 import { accountScope } from "./account-scope";
+import { AuthMode } from "./auth-mode";
 import type { Env } from "../env";
 import { ACCESS_JWT_HEADER, verifyAccessJwt } from "./access-jwt";
 import { userForAuthSession } from "./auth-sessions";
@@ -16,8 +17,7 @@ import { isLocalStack, sessionCookieName } from "./local-stack";
 
 export const DEV_USER = { email: "dev@localhost", name: "Developer" } as const;
 
-export const AuthMode = { dev: "dev", access: "access", builtin: "builtin" } as const;
-export type AuthMode = (typeof AuthMode)[keyof typeof AuthMode];
+export { AuthMode };
 
 /** How the identity was proven (cookie-borne ones — Access also rides on a cookie — need CSRF checks) and its scope. */
 export type Identity = { user: User; via: AuthMode; scope: AccountScope };

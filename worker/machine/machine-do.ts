@@ -35,14 +35,13 @@ import { type Env, roomStub } from "../env";
 import { MACHINE_ID_HEADER } from "../headers";
 import type { DispatchOptions, DispatchResult, MachineStatus } from "./dispatch-result";
 import type { AskWireOutcome, MachineRpc } from "./machine-rpc";
-import { afterRoomError, budgetRefusal, intake, makeTunnelGate, replacedReason, splitBySession, type TunnelGate, TunnelIntake } from "./machine-rules";
-import { MachineStore } from "./machine-store";
+import { afterRoomError, budgetRefusal, makeTunnelGate, replacedReason, splitBySession, type TunnelGate, TunnelIntake } from "./machine-rules";
+import { abandon, batchDone, drainEnded, type IntakeState, intakeFrom, newEpoch, nextBatch, take } from "./tunnel-intake";
+import { type MachineMeta, MachineStore } from "./machine-store";
 import { AskTable } from "./machine-asks";
 import { AskErrorCode, type AskRequest } from "../../shared/tunnel-ask";
 
 const TUNNEL_TAG = "tunnel";
-/** Events between durable `lastSeenUp` writes (a resend hint after a restart; rooms drop what they have). */
-const LAST_SEEN_PERSIST_EVERY = 1024;
 /** Standard "try again later": the daemon reconnects with backoff and resends what was not acked. */
 const CLOSE_OVERLOADED = 1013;
 
@@ -56,25 +55,16 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
   private readonly store: MachineStore;
   /** Asks waiting for the daemon's reply (the agent's own sessions: machine-asks.ts). */
   private readonly asks = new AskTable();
-  /** Frames received but not yet handed to rooms, in order. */
-  private pending: { n: number; event: DaemonEvent }[] = [];
+  /** What the daemon sent up and how far the rooms took it (tunnel-intake.ts). */
+  private intake: IntakeState;
   private draining: Promise<void> | null = null;
-  /** Frame bytes behind `pending` and behind the batch being handed to rooms: bounded by MAX_TUNNEL_BACKLOG_BYTES. */
-  private pendingBytes = 0;
-  private drainingBytes = 0;
   /** Per tunnel socket (in memory: a socket woken from hibernation starts with a full bucket). */
   private readonly gates = new WeakMap<WebSocket, TunnelGate>();
-  /** Highest `n` taken into `pending` (≥ durable lastSeenUp); resends at or below are duplicates. */
-  private highestTaken = 0;
-
-  /** Highest `n` every room accepted (what acks and welcome report); persisted only now and then. */
-  private lastDone = 0;
-  private persistedUp = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.store = new MachineStore(ctx.storage.sql);
-    this.highestTaken = this.lastDone = this.persistedUp = this.store.get<number>("last_seen_up") ?? 0;
+    this.intake = intakeFrom(this.store.get("last_seen_up") ?? 0);
   }
 
   // ---------------------------------------------------------------- tunnel socket
@@ -141,16 +131,13 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
 
   /** Queues new frames for the rooms; resent duplicates (n ≤ highest taken) are only acked. */
   private take(ws: WebSocket, frames: { n: number; event: DaemonEvent }[], bytes: number): void {
-    const taken = intake(frames, this.highestTaken, this.pendingBytes + this.drainingBytes, bytes);
+    const taken = take(this.intake, frames, bytes);
     // Nothing of this frame (nor of any later one on this socket: no gaps) is taken; the daemon still
     // holds them unacked and resends them after reconnecting.
-    if (taken.overloaded) return this.sendBackLater(ws, ErrorCode.RATE_LIMITED, "tunnel backlog full");
-    this.highestTaken = taken.highestTaken;
-    this.pending.push(...taken.fresh);
-    if (taken.fresh.length) {
-      this.pendingBytes += bytes;
-      this.drain();
-    } else this.send(ws, { type: "ack", n: this.lastDone });
+    if (taken.outcome === "overloaded") return this.sendBackLater(ws, ErrorCode.RATE_LIMITED, "tunnel backlog full");
+    this.intake = taken.state;
+    if (taken.outcome === "taken") this.drain();
+    else this.send(ws, { type: "ack", n: this.intake.lastDone });
   }
 
   override async webSocketClose(ws: WebSocket): Promise<void> {
@@ -167,7 +154,7 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
 
   private async onHello(ws: WebSocket, hello: Hello): Promise<void> {
     const protocol = checkDaemonProtocol(hello.protocolVersion);
-    const machineId = this.store.get<string>("machine_id");
+    const machineId = this.store.get("machine_id");
     // Recorded for the Machines page (a refused daemon too); after the welcome when accepted, so it adds no delay.
     const recordVersion = () => (machineId ? recordDaemonVersion(this.env.DB, machineId, hello.version, hello.protocolVersion) : Promise.resolve());
     if (!protocol.ok) {
@@ -185,15 +172,13 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
         /* gone */
       }
     }
-    const previousEpoch = this.store.get<string>("epoch");
+    const previousEpoch = this.store.get("epoch");
     const restarted = previousEpoch !== null && previousEpoch !== hello.epoch;
     if (previousEpoch !== hello.epoch) {
       // A new daemon process: its numbering starts over and what we queued for the old one is moot.
       this.store.set("epoch", hello.epoch);
       this.store.set("last_seen_up", 0);
-      this.highestTaken = this.lastDone = this.persistedUp = 0;
-      this.pending = [];
-      this.pendingBytes = 0;
+      this.intake = newEpoch(this.intake);
       this.store.clearDown();
       this.store.clearActive();
     }
@@ -204,7 +189,7 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
     this.store.set("hello", { hostname: hello.hostname, agents: hello.agents, roots: hello.roots, version: hello.version });
     this.store.set("online", true);
     ws.serializeAttachment({ hello: true });
-    this.send(ws, { type: "welcome", machineId: this.store.get<string>("machine_id") ?? "", lastSeenUp: this.lastDone });
+    this.send(ws, { type: "welcome", machineId: this.store.get("machine_id") ?? "", lastSeenUp: this.intake.lastDone });
     this.store.ackDown(hello.lastSeenDown);
     for (const p of this.store.pendingDown()) this.send(ws, { type: "command", n: p.n, command: p.command });
     await this.updateDirectory(true, hello);
@@ -215,7 +200,7 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
 
   /** Capabilities the daemon learnt from an agent's `initialize`: the directory shows them from now on. */
   private async onAgents(agents: Hello["agents"]): Promise<void> {
-    const hello = this.store.get<Hello>("hello");
+    const hello = this.store.get("hello");
     if (!hello) return;
     const next = { ...hello, agents };
     this.store.set("hello", { hostname: next.hostname, agents, roots: next.roots, version: next.version });
@@ -223,7 +208,7 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
   }
 
   private async setOffline(): Promise<void> {
-    if (this.store.get<boolean>("online") === false) return;
+    if (this.store.get("online") === false) return;
     this.store.set("online", false);
     await this.updateDirectory(false, null);
     this.publishList();
@@ -235,12 +220,10 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
     if (this.draining) return;
     this.draining = (async () => {
       try {
-        while (this.pending.length) {
-          const batch = this.pending;
-          this.pending = [];
-          this.drainingBytes = this.pendingBytes;
-          this.pendingBytes = 0;
-          const epoch = this.store.get<string>("epoch") ?? "";
+        for (let next = nextBatch(this.intake); next; next = nextBatch(this.intake)) {
+          this.intake = next.state;
+          const batch = next.batch;
+          const epoch = this.store.get("epoch") ?? "";
           // Order matters within a session only: group per session, rooms work in parallel.
           const { bySession, foreign, ended } = splitBySession(batch, (id) => this.store.hasSession(id));
           for (const id of ended) this.store.setActive(id, false);
@@ -250,17 +233,15 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
           const outcomes = await Promise.all([...bySession].map(([sessionId, group]) => this.deliver(sessionId, epoch, group)));
           if (outcomes.includes(Delivery.unavailable)) return this.abandonBacklog();
           const last = batch[batch.length - 1]!.n;
-          this.lastDone = last;
+          const done = batchDone(this.intake, last);
+          this.intake = done.state;
           // Not every cycle: a write here would hold the ack until it commits (output gate).
-          if (last - this.persistedUp >= LAST_SEEN_PERSIST_EVERY) {
-            this.store.set("last_seen_up", last);
-            this.persistedUp = last;
-          }
+          if (done.persist) this.store.set("last_seen_up", last);
           for (const ws of this.ctx.getWebSockets(TUNNEL_TAG)) this.send(ws, { type: "ack", n: last });
         }
       } finally {
         this.draining = null;
-        this.drainingBytes = 0;
+        this.intake = drainEnded(this.intake);
       }
     })();
   }
@@ -296,9 +277,7 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
    * again later" and what is queued here is let go.
    */
   private abandonBacklog(): void {
-    this.pending = [];
-    this.pendingBytes = 0;
-    this.highestTaken = this.lastDone;
+    this.intake = abandon(this.intake);
     for (const ws of this.ctx.getWebSockets(TUNNEL_TAG)) this.sendBackLater(ws, ErrorCode.INTERNAL, "a session's room is unavailable");
   }
 
@@ -361,7 +340,7 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
       activeCount: this.store.activeCount(),
       budget: this.budget(),
       pendingDown: this.store.pendingDown().length,
-      lastSeenUp: this.lastDone,
+      lastSeenUp: this.intake.lastDone,
     };
   }
 
@@ -392,7 +371,7 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
   }
 
   private budget(): number {
-    return this.store.get<number>("budget") ?? (Number(this.env.MACHINE_BUDGET) || DEFAULT_MACHINE_BUDGET);
+    return this.store.get("budget") ?? (Number(this.env.MACHINE_BUDGET) || DEFAULT_MACHINE_BUDGET);
   }
 
   private send(ws: WebSocket, frame: MachineFrame): void {
@@ -415,12 +394,12 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
 
   /** The machine went online or offline: its sessions' rows in the members' live lists show it (issue 26). */
   private publishList(): void {
-    const id = this.store.get<string>("machine_id");
+    const id = this.store.get("machine_id");
     if (id) this.ctx.waitUntil(publishMachine(this.env, id));
   }
 
-  private async updateDirectory(online: boolean, hello: Hello | null): Promise<void> {
-    const id = this.store.get<string>("machine_id");
+  private async updateDirectory(online: boolean, hello: MachineMeta["hello"] | null): Promise<void> {
+    const id = this.store.get("machine_id");
     if (!id) return;
     const now = Date.now();
     const write = hello ? setMachineHello(this.env.DB, id, hello, now) : setMachineOnline(this.env.DB, id, online, now);

@@ -1,6 +1,23 @@
 /** The Machine DO's durable state: tunnel cursors, the downstream outbox, known sessions, active turns. */
-import type { MachineCommand } from "../../shared/tunnel-protocol";
+import type { DaemonFrame, MachineCommand } from "../../shared/tunnel-protocol";
 import { makeMetaTable, migrate, type SqlDb } from "../sql-migrations";
+
+/** The Machine's small durable facts (the `meta` table), by key. */
+export type MachineMeta = {
+  machine_id: string;
+  /** The daemon process's epoch: a new one restarts the numbering. */
+  epoch: string;
+  /** Every room accepted the daemon's events up to here (written now and then: tunnel-intake.ts). */
+  last_seen_up: number;
+  /** The last number given to a command for the daemon. */
+  last_down: number;
+  /** What the daemon said of itself in its hello (agents updated as it learns them). */
+  hello: { hostname: string; agents: Hello["agents"]; roots: Hello["roots"]; version: Hello["version"] };
+  online: boolean;
+  /** Turns that may run at once (set by the owner; the env's default otherwise). */
+  budget: number;
+};
+type Hello = Extract<DaemonFrame, { type: "hello" }>;
 
 const MIGRATIONS = [
   `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -15,15 +32,15 @@ export class MachineStore {
     migrate(sql, MIGRATIONS);
     this.meta = makeMetaTable(sql);
   }
-  get<T>(key: string): T | null {
-    return this.meta.get<T>(key);
+  get<K extends keyof MachineMeta>(key: K): MachineMeta[K] | null {
+    return this.meta.get<MachineMeta[K]>(key);
   }
-  set(key: string, value: unknown): void {
+  set<K extends keyof MachineMeta>(key: K, value: MachineMeta[K]): void {
     this.meta.set(key, value);
   }
 
   pushDown(command: MachineCommand): number {
-    const n = (this.get<number>("last_down") ?? 0) + 1;
+    const n = (this.get("last_down") ?? 0) + 1;
     this.set("last_down", n);
     this.sql.exec("INSERT INTO down_outbox (n, body) VALUES (?, ?)", n, JSON.stringify(command));
     return n;

@@ -4,23 +4,18 @@
  * (daemon/src/agent-config.ts) and arrives as `session.ready` / `config.state`: the room stores and relays
  * it, never recomputes it from session updates.
  */
-import { DEFAULT_QUEUE_DEPTH } from "../../shared/limits";
 import type { AgentConfig, MachineCommand } from "../../shared/tunnel-protocol";
 import type { ClientOp, ConfigState, RoomSettings } from "../../shared/viewer-protocol";
 import { assertNever } from "../../shared/assert-never";
-import type { RoomStore } from "./room-store";
+import { agentConfigOf, DEFAULT_SETTINGS, type RoomState } from "./room-state";
 
-export const DEFAULT_SETTINGS: RoomSettings = { queueDepth: DEFAULT_QUEUE_DEPTH, mergeQueued: false };
 
 export type ConfigOp = Extract<ClientOp, { op: "config.set" | "mode.set" | "model.set" }>;
 export type SettingsOp = Extract<ClientOp, { op: "settings.set" }>;
 
-export function roomSettings(store: RoomStore): RoomSettings {
-  return store.getMeta("settings") ?? DEFAULT_SETTINGS;
-}
-
-export function configState(store: RoomStore): ConfigState {
-  return { ...store.agentConfig(), ...roomSettings(store) };
+/** What viewers see as the session's config: the agent's (as the daemon said) and the room's settings. */
+export function configStateOf(s: RoomState | null): ConfigState {
+  return { ...agentConfigOf(s), ...(s?.settings ?? DEFAULT_SETTINGS) };
 }
 
 /** The command a config write becomes, or why this agent cannot take it. */

@@ -5,52 +5,44 @@
  *   runs nothing (the send answers `taken`), and a second restore gets nothing;
  * - a restore of an entry already re-queued gets nothing (it runs, or ran, from the queue);
  * - the offer every viewer sees shrinks as entries are claimed or re-queued, and a new turn
- *   clears it (what is still offered then stays claimable by a viewer that pressed in time).
+ *   clears it (turn-rules.ts `confirm`; what is still offered then stays claimable by a viewer that pressed in time).
  */
 import { requeueId } from "../../shared/requeue-id";
 import type { QueueEntry } from "../../shared/viewer-protocol";
-import { Fate, type RoomStore } from "./room-store";
-
-/** The current offer (what viewers see). */
-export function currentOffer(store: RoomStore): QueueEntry[] {
-  return store.getMeta("dropped_offer") ?? [];
-}
+import type { Out } from "./room-effects";
+import { Fate } from "./room-state";
 
 /** Stop dropped `entries`: they become the offer (a Stop that dropped nothing leaves it as it is). */
-export function offerDropped(store: RoomStore, entries: QueueEntry[]): void {
-  if (entries.length) store.setMeta("dropped_offer", entries);
+export function offerDropped(out: Out, entries: QueueEntry[]): void {
+  if (entries.length) out.set({ droppedOffer: entries });
 }
 
 /**
  * "Restore to draft" of `ids`: the ones this viewer gets (dropped by a Stop, not yet re-queued or
- * claimed). Returns them in the order asked, and whether the offer changed.
+ * claimed), in the order asked; the offer shrinks for everyone.
  */
-export function claimDropped(store: RoomStore, ids: readonly string[]): { claimed: string[]; offerChanged: boolean } {
+export function claimDropped(out: Out, ids: readonly string[]): string[] {
   const claimed: string[] = [];
   for (const id of new Set(ids)) {
-    if (store.settled(id)?.fate !== Fate.dropped) continue;
+    if (out.reads.settled(id)?.fate !== Fate.dropped) continue;
     const rq = requeueId(id);
-    if (store.settled(rq)) continue; // re-queued, or already claimed by someone
-    store.settle(rq, Fate.taken, { queued: false, taken: true });
+    if (out.reads.settled(rq)) continue; // re-queued, or already claimed by someone
+    out.settle(rq, Fate.taken, { queued: false, taken: true });
     claimed.push(id);
   }
-  return { claimed, offerChanged: removeFromOffer(store, (e) => ids.includes(e.id)) };
+  removeFromOffer(out, (e) => ids.includes(e.id));
+  return claimed;
 }
 
 /** A send was admitted: when it is the re-queue of an offered entry, that entry leaves the offer. */
-export function requeueAdmitted(store: RoomStore, messageId: string): boolean {
-  return removeFromOffer(store, (e) => requeueId(e.id) === messageId);
+export function requeueAdmitted(out: Out, messageId: string): void {
+  removeFromOffer(out, (e) => requeueId(e.id) === messageId);
 }
 
-/** A new turn started: the offer goes for everyone. */
-export function clearOffer(store: RoomStore): boolean {
-  return removeFromOffer(store, () => true);
-}
-
-function removeFromOffer(store: RoomStore, leaves: (e: QueueEntry) => boolean): boolean {
-  const offer = currentOffer(store);
+function removeFromOffer(out: Out, leaves: (e: QueueEntry) => boolean): void {
+  const offer = out.state.droppedOffer;
   const rest = offer.filter((e) => !leaves(e));
-  if (rest.length === offer.length) return false;
-  store.setMeta("dropped_offer", rest.length ? rest : null);
-  return true;
+  if (rest.length === offer.length) return;
+  out.set({ droppedOffer: rest });
+  out.emitOffer();
 }

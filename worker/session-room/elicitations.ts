@@ -1,26 +1,22 @@
 /**
  * The room's rule for agent forms (ACP elicitation), like permissions: every viewer sees the request, the
  * first valid answer wins, later ones are told it is resolved; the turn's end / Stop cancels what is open.
- * The rules are pure over a small map the room keeps in its meta (a form is open for seconds, a handful at
- * most); the functions below apply them to the room's store, like permissions.ts.
+ * The rules are pure over the open forms (the requests table, kind `elicitation`; open for seconds, a handful at most).
  */
 import { assertNever } from "../../shared/assert-never";
 import { checkElicitationContent } from "../../shared/elicitation-form";
-import type { DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
+import type { DaemonEvent } from "../../shared/tunnel-protocol";
 import {
   type Author,
   type ClientOp,
   type ElicitationAction,
   type ElicitationContent,
   ErrorCode,
-  type PermissionAck,
-  type SessionEvent,
 } from "../../shared/viewer-protocol";
-import type { RoomStore } from "./room-store";
+import type { OpReply, Out } from "./room-effects";
+import type { OpenElicitations, PendingElicitation } from "./room-state";
 
-export type PendingElicitation = { requestedSchema: Record<string, unknown> };
-/** requestId → the open form. */
-export type OpenElicitations = Readonly<Record<string, PendingElicitation>>;
+export type { OpenElicitations, PendingElicitation };
 
 export function openElicitation(open: OpenElicitations, requestId: string, requestedSchema: Record<string, unknown>): OpenElicitations {
   return requestId in open ? open : { ...open, [requestId]: { requestedSchema } };
@@ -59,61 +55,56 @@ export function judgeAnswer(
   return { kind: "accept", action, content: content ?? {} };
 }
 
-// ---------------------------------------------------------------- the room's side, over its store
+// ---------------------------------------------------------------- the room's side, over its state
 
-type Emit = (event: SessionEvent) => void;
 type ElicitationRequest = Extract<DaemonEvent, { t: "elicitation.request" }>;
 type ElicitationRespond = Extract<ClientOp, { op: "elicitation.respond" }>;
 
-/** Answered form ids remembered so a late second answer hears "already resolved", not "no such request". */
-const RESOLVED_ELICITATIONS_KEPT = 64;
+/** The forms still open, as the pure rules read them. */
+function openForms(out: Out): OpenElicitations {
+  const open: Record<string, PendingElicitation> = {};
+  for (const r of out.reads.openRequests()) if (r.kind === "elicitation") open[r.requestId] = { requestedSchema: r.requestedSchema };
+  return open;
+}
 
-const openOf = (store: RoomStore): OpenElicitations => store.getMeta("elicitations") ?? {};
-
-export function elicitationRequested(store: RoomStore, emit: Emit, e: ElicitationRequest): void {
-  store.setMeta("elicitations", openElicitation(openOf(store), e.requestId, e.requestedSchema));
-  emit({ kind: "elicitation_request", requestId: e.requestId, message: e.message, requestedSchema: e.requestedSchema, toolCallId: e.toolCallId ?? null });
+export function elicitationRequested(out: Out, e: ElicitationRequest): void {
+  if (!out.reads.request(e.requestId)) out.add({ t: "request.add", request: { kind: "elicitation", requestId: e.requestId, requestedSchema: e.requestedSchema } });
+  out.emit({ kind: "elicitation_request", requestId: e.requestId, message: e.message, requestedSchema: e.requestedSchema, toolCallId: e.toolCallId ?? null });
 }
 
 /** Closes an open form and logs how (`by` null: cancelled by the turn's end, Stop or the agent). */
-function resolve(store: RoomStore, emit: Emit, requestId: string, action: ElicitationAction, content: ElicitationContent | undefined, by: Author | null): void {
-  store.setMeta("elicitations", closeElicitation(openOf(store), requestId));
-  store.setMeta("elicitations_resolved", [...(store.getMeta("elicitations_resolved") ?? []), requestId].slice(-RESOLVED_ELICITATIONS_KEPT));
-  emit({ kind: "elicitation_resolved", requestId, action, ...(content ? { content } : {}), by });
+function resolve(out: Out, requestId: string, action: ElicitationAction, content: ElicitationContent | undefined, by: Author | null): void {
+  out.add({ t: "request.resolve", requestId, by: by?.name ?? null });
+  out.emit({ kind: "elicitation_resolved", requestId, action, ...(content ? { content } : {}), by });
 }
 
 /** The agent withdrew its form. */
-export function elicitationWithdrawn(store: RoomStore, emit: Emit, requestId: string): void {
-  if (requestId in openOf(store)) resolve(store, emit, requestId, "cancel", undefined, null);
+export function elicitationWithdrawn(out: Out, requestId: string): void {
+  if (requestId in openForms(out)) resolve(out, requestId, "cancel", undefined, null);
 }
 
 /** The turn ended, was stopped, or the agent restarted: open forms can no longer be answered usefully. */
-export function cancelOpenElicitations(store: RoomStore, emit: Emit): void {
-  for (const requestId of Object.keys(openOf(store))) resolve(store, emit, requestId, "cancel", undefined, null);
+export function cancelOpenElicitations(out: Out): void {
+  for (const requestId of Object.keys(openForms(out))) resolve(out, requestId, "cancel", undefined, null);
 }
 
-export type ElicitationAnswer =
-  | { ok: false; code: ErrorCode; message: string }
-  | { ok: true; ack: PermissionAck; forward: MachineCommand | null };
-
-/** A viewer's answer: refused (unknown form / invalid content), too late, or the winner (resolved here, to forward). */
-export function answerElicitation(store: RoomStore, emit: Emit, by: Author, op: ElicitationRespond, sessionId: string): ElicitationAnswer {
-  const known = (store.getMeta("elicitations_resolved") ?? []).includes(op.requestId);
-  const verdict = judgeAnswer(openOf(store), known, op.requestId, op.action, op.content);
+/** A viewer's answer: refused (unknown form / invalid content), too late, or the winner (resolved here, forwarded). */
+export function answerElicitation(out: Out, by: Author, op: ElicitationRespond): OpReply<"elicitation.respond"> {
+  const known = out.reads.request(op.requestId)?.kind === "elicitation";
+  const verdict = judgeAnswer(openForms(out), known, op.requestId, op.action, op.content);
   switch (verdict.kind) {
     case "unknown":
       return { ok: false, code: ErrorCode.NOT_FOUND, message: "no such form request" };
     case "resolved":
-      return { ok: true, ack: { outcome: "already_resolved" }, forward: null };
+      return { ok: true, ack: { outcome: "already_resolved" } };
     case "invalid":
       return { ok: false, code: ErrorCode.BAD_FRAME, message: verdict.message };
-    case "accept":
-      resolve(store, emit, op.requestId, verdict.action, verdict.content, by);
-      return {
-        ok: true,
-        ack: { outcome: "accepted" },
-        forward: { t: "elicitation.respond", sessionId, requestId: op.requestId, action: verdict.action, content: verdict.content },
-      };
+    case "accept": {
+      resolve(out, op.requestId, verdict.action, verdict.content, by);
+      const command = { t: "elicitation.respond", sessionId: out.state.session.sessionId, requestId: op.requestId, action: verdict.action, content: verdict.content } as const;
+      out.dispatch(command, { deliverWhenOnline: true });
+      return { ok: true, ack: { outcome: "accepted" } };
+    }
     default:
       return assertNever(verdict);
   }

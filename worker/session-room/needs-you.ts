@@ -9,5 +9,5 @@ import type { RoomStore } from "./room-store";
 export const NEEDS_YOU_KINDS: ReadonlySet<SessionEvent["kind"]> = new Set(["permission_request", "permission_resolved", "elicitation_request", "elicitation_resolved"]);
 
 export function needsYou(store: RoomStore): boolean {
-  return store.pendingPermissionIds().length > 0 || Object.keys(store.getMeta("elicitations") ?? {}).length > 0;
+  return store.openRequests().length > 0;
 }

@@ -1,24 +1,22 @@
 /**
  * The queue's rules that need no turn or Machine: admission limits, and the in-place ops (cancel, edit,
- * move) with their outcomes. Session-wide: any member may act on any entry. An op on an entry that left
- * the queue answers from the settled ring (`already_sent` / `cancelled`), never a silent no-op. An entry
- * out for steering may land in the running turn, so it cannot be cancelled or edited meanwhile.
+ * move) with their outcomes — pure over the queue (the room's state) and a look-up of settled ids. Session-wide:
+ * any member may act on any entry. An op on an entry that left the queue answers from the settled ring
+ * (`already_sent` / `cancelled`), never a silent no-op. An entry out for steering may land in the running
+ * turn, so it cannot be cancelled or edited meanwhile.
  */
 import { assertNever } from "../../shared/assert-never";
 import type { PromptBlock } from "../../shared/blocks";
 import { MAX_QUEUE_BYTES } from "../../shared/limits";
 import type { QueueEntry, QueueOpAck } from "../../shared/viewer-protocol";
-import { Fate, type RoomStore } from "./room-store";
-
-/** What the queue ops need: the store, and a way to publish the queue after a change. */
-export type QueueCtx = { store: RoomStore; emitQueue(flushed: boolean): void };
+import { Fate, type SettledOf } from "./room-state";
 
 const encoder = new TextEncoder();
 const utf8Bytes = (blocks: PromptBlock[]) => encoder.encode(JSON.stringify(blocks)).byteLength;
 
 /** Why the queue (at `depth`) cannot take one more entry, or null when it can. */
-export function queueFullReason(store: RoomStore, depth: number): string | null {
-  if (store.queueLength() < depth) return null;
+export function queueFullReason(queue: readonly QueueEntry[], depth: number): string | null {
+  if (queue.length < depth) return null;
   return depth === 1 ? "a message is already queued" : `the queue is full (${depth})`;
 }
 
@@ -30,8 +28,8 @@ export function queueBytesExceeded(queue: readonly QueueEntry[], id: string, blo
 }
 
 /** The answer for an id no longer (or never) in the queue. */
-export function fateOutcome(store: RoomStore, id: string): QueueOpAck {
-  const s = store.settled(id);
+export function fateOutcome(settled: SettledOf, id: string): QueueOpAck {
+  const s = settled(id);
   if (!s) return { outcome: "not_found" };
   switch (s.fate) {
     case Fate.sent:
@@ -47,44 +45,42 @@ export function fateOutcome(store: RoomStore, id: string): QueueOpAck {
   }
 }
 
-export function cancelEntry({ store, emitQueue }: QueueCtx, id: string): QueueOpAck {
-  const entry = store.queue().find((e) => e.id === id);
-  if (!entry) return fateOutcome(store, id);
+/** An op's outcome: the ack, and the queue after it (null: unchanged). */
+export type QueueOpResult = { ack: QueueOpAck; queue: QueueEntry[] | null };
+
+export function cancelEntry(queue: readonly QueueEntry[], settled: SettledOf, id: string): QueueOpResult {
+  const entry = queue.find((e) => e.id === id);
+  if (!entry) return { ack: fateOutcome(settled, id), queue: null };
   // Out for steering: it may land in the turn; cancelling now would hide a delivered message.
-  if (entry.state === "steering") return { outcome: "steering" };
-  store.removeFromQueue(id);
-  store.settle(id, Fate.cancelled, { queued: true });
-  emitQueue(false);
-  return { outcome: "cancelled", entry };
+  if (entry.state === "steering") return { ack: { outcome: "steering" }, queue: null };
+  return { ack: { outcome: "cancelled", entry }, queue: queue.filter((e) => e.id !== id) };
 }
 
 /** Edits in place (id and position kept); the caller checked the byte limit. */
-export function editEntry({ store, emitQueue }: QueueCtx, id: string, blocks: PromptBlock[]): QueueOpAck {
-  const entry = store.queue().find((e) => e.id === id);
-  if (!entry) return fateOutcome(store, id);
-  if (entry.state === "steering") return { outcome: "already_sent" };
-  store.editQueued(id, blocks);
-  emitQueue(false);
-  return { outcome: "edited", entry: { ...entry, blocks } };
+export function editEntry(queue: readonly QueueEntry[], settled: SettledOf, id: string, blocks: PromptBlock[]): QueueOpResult {
+  const entry = queue.find((e) => e.id === id);
+  if (!entry) return { ack: fateOutcome(settled, id), queue: null };
+  if (entry.state === "steering") return { ack: { outcome: "already_sent" }, queue: null };
+  return { ack: { outcome: "edited", entry: { ...entry, blocks } }, queue: queue.map((e) => (e.id === id ? { ...e, blocks } : e)) };
 }
 
 /** Moves `id` before `before` (to the end when `before` is null or not queued). */
-export function moveEntry({ store, emitQueue }: QueueCtx, id: string, before: string | null): QueueOpAck {
-  const ids = store.queue().map((e) => e.id);
-  if (!ids.includes(id)) return fateOutcome(store, id);
-  const rest = ids.filter((x) => x !== id);
-  const at = before && before !== id ? rest.indexOf(before) : -1;
-  if (at >= 0) rest.splice(at, 0, id);
-  else rest.push(id);
-  store.reorder(rest);
-  emitQueue(false);
-  return { outcome: "moved" };
+export function moveEntry(queue: readonly QueueEntry[], settled: SettledOf, id: string, before: string | null): QueueOpResult {
+  const entry = queue.find((e) => e.id === id);
+  if (!entry) return { ack: fateOutcome(settled, id), queue: null };
+  const rest = queue.filter((e) => e.id !== id);
+  const at = before && before !== id ? rest.findIndex((e) => e.id === before) : -1;
+  if (at >= 0) rest.splice(at, 0, entry);
+  else rest.push(entry);
+  return { ack: { outcome: "moved" }, queue: rest };
 }
 
-/** Stop's half on the queue: every entry leaves (returned, so any viewer can restore them). */
-export function dropAll(store: RoomStore): QueueEntry[] {
-  const dropped = store.queue();
-  store.clearQueue();
-  for (const e of dropped) store.settle(e.id, Fate.dropped, { queued: true });
-  return dropped;
+/** Entries put back at the head, in order, as queued (a turn that never ran; a flush whose forward failed). */
+export function atHead(queue: readonly QueueEntry[], entries: readonly QueueEntry[]): QueueEntry[] {
+  const ids = new Set(entries.map((e) => e.id));
+  return [...entries.map((e) => ({ ...e, state: "queued" as const })), ...queue.filter((e) => !ids.has(e.id))];
+}
+
+export function withEntryState(queue: readonly QueueEntry[], id: string, state: QueueEntry["state"]): QueueEntry[] {
+  return queue.map((e) => (e.id === id ? { ...e, state } : e));
 }

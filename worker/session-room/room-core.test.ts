@@ -411,7 +411,7 @@ describe("room core: queue ops", () => {
     const idle = await makeRoom({ ready: false });
     await idle.op({ op: "message.send", id: "a", blocks: text("a") });
     await idle.core.onMachineStatus({ online: false, liveSessionIds: [], restarted: false });
-    idle.store.setMeta("agent_config", CONFIG);
+    idle.store.update((s) => ({ ...s, agentConfig: CONFIG }));
     expect(await idle.op({ op: "queue.steer", id: "a" })).toMatchObject({ type: "error", code: "NOT_SUPPORTED", message: "no running turn to steer into" });
   });
 });
@@ -442,7 +442,7 @@ describe("room core: what a Stop dropped (each entry re-queued or restored, once
   /** A room where a Stop dropped "x1" and "x2" and the cancelled turn ended (idle). */
   async function droppedRoom() {
     const r = await busyRoom();
-    r.store.setMeta("settings", { queueDepth: 2, mergeQueued: false });
+    r.store.update((s) => ({ ...s, settings: { queueDepth: 2, mergeQueued: false } }));
     await r.op({ op: "message.send", id: "x1", blocks: text("one") });
     await r.op({ op: "message.send", id: "x2", blocks: text("two") });
     await r.op({ op: "turn.cancel" });
@@ -607,7 +607,7 @@ describe("room core: daemon events and the machine", () => {
     await r.core.onDaemonEvents("e1", [{ n: 11, event: chunk("b") }, { n: 12, event: chunk("c") }]);
     expect(r.of("acp").map((e) => (e.update["content"] as { text: string }).text)).toEqual(["a", "b", "c"]);
     expect(broadcasts.map((b) => (JSON.parse(b) as ServerFrame).type)).toEqual(["batch", "event"]);
-    expect(r.store.getMeta("daemon_cursor")).toEqual({ epoch: "e1", n: 12 });
+    expect(r.store.state()!.daemonCursor).toEqual({ epoch: "e1", n: 12 });
   });
 
   it("a daemon restart loses the running turn (AGENT_RESTARTED), keeps the queue and reopens with session/load", async () => {

@@ -14,9 +14,9 @@ import { sessionTitleOf } from "./session-title";
 const EXPORT_STEP_ITEMS = 256;
 
 export function exportMarkdown(store: RoomStore, now: number): Response | null {
-  const meta = store.session();
-  if (!meta) return null;
-  const title = sessionTitleOf({ agentTitle: store.getMeta("agent_title"), firstPrompt: store.getMeta("first_prompt"), created: meta.title });
+  const state = store.state();
+  if (!state) return null;
+  const title = sessionTitleOf({ agentTitle: state.agentTitle, firstPrompt: state.firstPrompt, created: state.session.title });
   store.compact();
   const encoder = new TextEncoder();
   let after = 0;
@@ -25,7 +25,7 @@ export function exportMarkdown(store: RoomStore, now: number): Response | null {
     pull(controller) {
       if (!headerSent) {
         headerSent = true;
-        controller.enqueue(encoder.encode(markdownHeader({ title, agent: meta.agentId, cwd: meta.cwd, exportedAt: now })));
+        controller.enqueue(encoder.encode(markdownHeader({ title, agent: state.session.agentId, cwd: state.session.cwd, exportedAt: now })));
         return;
       }
       // A step may render nothing (thoughts only): go on until something is enqueued or the end.

@@ -212,7 +212,7 @@ describe("join: what still waits for an answer", () => {
     const rest: SessionEvent[] = [];
     for (let i = 0; i < 80; i++) rest.push({ kind: "notice", level: "info", text: `note ${i}` });
     const { store, log } = session(5, [{ kind: "user_message", id: "go", blocks: [{ type: "text", text: "go" }], author: { id: "u1", name: "Ann" }, at: 0 }, ask, ...rest]);
-    store.addPermission({ requestId: "late", toolCall: { title: "rm -rf build" }, options: [{ optionId: "ok", name: "OK", kind: "allow_once" }] });
+    store.addRequest({ kind: "permission", requestId: "late", toolCall: { title: "rm -rf build" }, options: [{ optionId: "ok", name: "OK", kind: "allow_once" }] });
     const { state } = join(store);
     expect(state.rows.find((r) => r.id === "perm:late")).toMatchObject({ kind: "permission", resolved: null });
     const all = pageBack(store, state).state;

@@ -48,7 +48,7 @@ function rowsBefore(store: RoomStore, state: CompactState, before: number, rows:
   if (opts.join) {
     for (const { seq, event } of sessionEvents(state)) push(event, seq);
     // A request still waiting for an answer is shown to every viewer, even when it began above the window.
-    const waiting = [...store.pendingPermissionIds().map((id) => `perm:${id}`), ...Object.keys(store.getMeta("elicitations") ?? {}).map((id) => `elicit:${id}`)];
+    const waiting = store.openRequests().map((r) => `${r.kind === "permission" ? "perm" : "elicit"}:${r.requestId}`);
     for (const it of store.compactedByKey(waiting)) if (it.pos < first) for (const e of it.events) push(e, it.pos);
   }
   // The window begins inside a running turn: its rows are that turn's (tools live, the plan open).
@@ -113,7 +113,7 @@ export function replay(store: RoomStore, viewer: Viewer, after: number, now: Rep
     sendSnapshot(sendText, head, windowRows(), false);
   }
   send({ type: "state", event: { kind: "queue_state", entries: store.queue(), flushed: false } });
-  const offer = store.getMeta("dropped_offer");
+  const offer = store.state()?.droppedOffer;
   if (offer?.length) send({ type: "state", event: { kind: "dropped_offer", entries: offer } });
   send({ type: "state", event: { kind: "config_state", config: now.config } });
   send({ type: "state", event: { ...now.status, synthetic: true } });

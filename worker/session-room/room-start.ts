@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { type Author, SessionEvent } from "../../shared/viewer-protocol";
-import type { StoredEvent } from "./room-store";
+import type { StoredEvent } from "./stored-event";
 
 export const RoomStartKind = { import: "import", fork: "fork" } as const;
 export type RoomStartKind = (typeof RoomStartKind)[keyof typeof RoomStartKind];

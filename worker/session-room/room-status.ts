@@ -1,20 +1,19 @@
-/** The session's state as viewers see it, derived from the room's durable facts (one home for the rule). */
+/** The session's state as viewers see it, derived from the room's state (one home for the rule). */
 import type { EventOf } from "../../shared/viewer-protocol";
-import type { RoomStore } from "./room-store";
+import { type RoomState, turnOf } from "./room-state";
 
 export type SessionStatusEvent = EventOf<"session_status">;
 
-export function currentStatus(store: RoomStore): SessionStatusEvent {
-  const turn = store.turn();
-  if (!store.session()) return { kind: "session_status", state: "closed" };
-  if (!(store.getMeta("machine_online") ?? false))
+export function statusOf(s: RoomState | null): SessionStatusEvent {
+  const turn = turnOf(s);
+  if (!s) return { kind: "session_status", state: "closed" };
+  if (!s.machineOnline)
     return { kind: "session_status", state: "offline", turnRunning: turn !== null, turnId: turn?.turnId ?? null, message: "machine offline" };
-  const failed = store.getMeta("failed");
-  if (failed) {
-    const authMethods = store.getMeta("failed_auth");
-    return { kind: "session_status", state: "error", message: failed, ...(authMethods?.length ? { authMethods } : {}) };
+  if (s.agent.phase === "failed") {
+    const authMethods = s.agent.authMethods;
+    return { kind: "session_status", state: "error", message: s.agent.message, ...(authMethods?.length ? { authMethods } : {}) };
   }
-  if (store.getMeta("agent_session_id") === null) return { kind: "session_status", state: "starting" };
+  if (s.agent.phase !== "ready") return { kind: "session_status", state: "starting" };
   if (turn) return { kind: "session_status", state: "active", turnId: turn.turnId };
   return { kind: "session_status", state: "idle" };
 }

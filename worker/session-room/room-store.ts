@@ -1,341 +1,104 @@
 /**
- * The SessionRoom's durable state in SQLite: the event log, the queue, meta, the settled-id ring and
- * pending permission requests. Synchronous (DO SQLite); every method is a small transaction-free
- * statement group — the DO's output gate holds outgoing frames until these writes are durable.
+ * The SessionRoom's durable state in SQLite: the room's state row (room-state.ts) with its queue, the settled-id
+ * ring and the requests someone must answer (permissions and forms); the event log is the base class's
+ * (room-log-store.ts). Synchronous (DO SQLite); every method is a small transaction-free statement group —
+ * the DO's output gate holds outgoing frames until these writes are durable.
  */
 import type { PromptBlock } from "../../shared/blocks";
 import { SETTLED_RING_SIZE } from "../../shared/limits";
 import type { AgentConfig } from "../../shared/tunnel-protocol";
-import type { AuthMethod, Author, PermissionOption, QueueEntry, RoomSettings, SendAck, SessionEvent } from "../../shared/viewer-protocol";
-import type { OpenElicitations } from "./elicitations";
-import { makeMetaTable, migrate, type SqlDb } from "../sql-migrations";
-import { type Compacted, compactInto, type CompactState, initialCompactState, type ItemSink } from "./compact-events";
+import type { Author, QueueEntry, RoomSettings, SendAck } from "../../shared/viewer-protocol";
+import { agentConfigOf, Fate, type PendingRequest, type RoomState, type SessionMeta, type StoredRequest, type Turn, turnOf } from "./room-state";
+import type { StoredEvent } from "./stored-event";
+import { formsFromMeta, roomStateFromMeta, STATE_META_KEYS } from "./room-state-migration";
+import { RoomLogStore } from "./room-log-store";
 
-/** `kind` of a log row holding a run of events (seq … last) as one JSON array body. */
-const RUN_KIND = "run";
+export { ROOM_MIGRATIONS } from "./room-migrations";
 
-export const ROOM_MIGRATIONS = [
-  `CREATE TABLE events (seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, body TEXT NOT NULL, at INTEGER NOT NULL);
-   CREATE TABLE queue (id TEXT PRIMARY KEY, pos INTEGER NOT NULL, blocks TEXT NOT NULL, author TEXT NOT NULL,
-                       created_at INTEGER NOT NULL, state TEXT NOT NULL);
-   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-   CREATE TABLE settled (id TEXT PRIMARY KEY, ord INTEGER NOT NULL, fate TEXT NOT NULL, ack TEXT NOT NULL, at INTEGER NOT NULL);
-   CREATE INDEX settled_ord ON settled(ord);
-   CREATE TABLE permissions (request_id TEXT PRIMARY KEY, tool_call TEXT NOT NULL, options TEXT NOT NULL, resolved INTEGER NOT NULL DEFAULT 0);`,
-  // A row holds one event (last NULL) or a run of events seq … last (kind 'run', body a JSON array of them):
-  // a run is written as one row, so the bytes and B-tree work per event are what the text needs.
-  `ALTER TABLE events ADD COLUMN last INTEGER;`,
-  // Who answered a permission request (a name; NULL when cancelled), so a late answer hears "already answered by …".
-  `ALTER TABLE permissions ADD COLUMN resolved_by TEXT;`,
-  // The log compacted into rows (compact-events.ts), brought up to date lazily at a join or a history
-  // page (meta `compaction`), so those read O(window) rows; `key` finds a row later events merge into.
-  `CREATE TABLE IF NOT EXISTS compacted (pos INTEGER PRIMARY KEY, seq INTEGER NOT NULL, key TEXT, rows INTEGER NOT NULL, active INTEGER NOT NULL, body TEXT NOT NULL);
-   CREATE INDEX IF NOT EXISTS compacted_key ON compacted(key);`,
-];
 
-/** Log events compacted per write-back step: bounds the items held in memory while a long log catches up. */
-const COMPACT_STEP_EVENTS = 4096;
-/** Compacted items read per query when paging back: a page's rows plus the turn markers between them. */
-const READ_STEP_ITEMS = 128;
+export { Fate };
 
-/** What happened to a client message id — answers retries and queue ops on entries that already left. */
-export const Fate = {
-  queued: "queued",
-  sent: "sent",
-  cancelled: "cancelled",
-  dropped: "dropped",
-  /** A dropped entry's re-queue id (`rq:<id>`) once a viewer restored the entry to its draft. */
-  taken: "taken",
-} as const;
-export type Fate = (typeof Fate)[keyof typeof Fate];
-
-import type { RoomStartKind } from "./room-start";
-
-export type SessionMeta = {
-  sessionId: string;
-  machineId: string;
-  agentId: string;
-  cwd: string;
-  title: string;
-  ownerId: string;
-};
-
-/** `cancelledBy`: who pressed Stop (their own push about the turn's end is skipped). */
-export type Turn = { turnId: string; messageId: string; startedAt: number; cancelRequested: boolean; cancelledBy?: { id: string; name: string } };
-
-/**
- * A turn reserved and forwarded but not yet confirmed (by the Machine's answer or the daemon's turn.started):
- * the prompt's messages, kept so an instance that replaces one reset mid-forward can still echo them once,
- * or forward them again. `fromQueue`: they were flushed from the queue; `actorId`: who caused that flush.
- */
-export type PendingTurn = { turnId: string; entries: QueueEntry[]; fromQueue: boolean; actorId: string | null };
-
+export type { SessionMeta, Turn, DaemonCursor } from "./room-state";
 export type { RoomSettings };
 
-/** Where the daemon's numbered events were applied up to (exactly-once lives in the room). */
-export type DaemonCursor = { epoch: string; n: number };
+export type { StoredEvent };
 
-/** The room's small durable facts (the `meta` table), by key. */
-export type RoomMeta = {
-  session: SessionMeta;
-  settings: RoomSettings;
-  /** The Machine's last word on its daemon's tunnel. */
-  machine_online: boolean;
-  turn: Turn;
-  turn_pending: PendingTurn;
-  /** The agent's config as the daemon last reported it (the daemon computes it; the room applies it). */
-  agent_config: AgentConfig;
-  /** Set once the daemon opened the agent session; null while it (re)opens. */
-  agent_session_id: string;
-  /** The agent session to load when reopening after a daemon restart. */
-  resume_from: string;
-  /** Issue 26: the room began as an import / a fork of an existing agent session; cleared at its session.ready. */
-  start_kind: RoomStartKind;
-  /** Why the agent session could not be opened. */
-  failed: string;
-  /** With `failed`: how to log the agent in, when it advertised `authMethods`. */
-  failed_auth: AuthMethod[];
-  /** Agent forms (ACP elicitation) waiting for an answer (elicitations.ts). */
-  elicitations: OpenElicitations;
-  /** Forms answered or cancelled lately, so a late second answer hears "already resolved". */
-  elicitations_resolved: string[];
-  /** `state:turnId` of the last session_status logged (emitted on change only). */
-  status_key: string;
-  /** What the directory was last told about the session's first prompt / the agent's title (session-title.ts). */
-  first_prompt: string;
-  agent_title: string;
-  /** What the last Stop dropped and nobody re-queued or restored yet (dropped-offer.ts). */
-  dropped_offer: QueueEntry[];
-  daemon_cursor: DaemonCursor;
-  /** How far the log is compacted into the `compacted` table, and the compaction's open state. */
-  compaction: CompactState;
-};
-export type RoomMetaKey = keyof RoomMeta;
+/** The room's store: its log (room-log-store.ts) and, here, its state, queue, settled ring and requests. */
+export class RoomStore extends RoomLogStore {
 
-export type StoredEvent = { seq: number; event: SessionEvent };
+  // ---------------------------------------------------------------- state
+  /** The room's state, read from SQLite once per instance (undefined: not read yet). */
+  private cached: RoomState | null | undefined = undefined;
 
-export type PendingPermission = { requestId: string; toolCall: Record<string, unknown>; options: PermissionOption[] };
-
-export class RoomStore {
-  private readonly meta: ReturnType<typeof makeMetaTable>;
-  constructor(private readonly sql: SqlDb) {
-    migrate(sql, ROOM_MIGRATIONS);
-    this.meta = makeMetaTable(sql);
+  /** The room's state; null before init (no session). A room stored by older code is migrated on first read. */
+  state(): RoomState | null {
+    if (this.cached !== undefined) return this.cached;
+    const row = this.sql.exec<{ body: string }>("SELECT body FROM room_state WHERE id = 1").toArray()[0];
+    if (row) return (this.cached = this.written = { ...(JSON.parse(row.body) as Omit<RoomState, "queue">), queue: this.readQueue() });
+    const old = roomStateFromMeta((key) => this.meta.get(key));
+    if (!old) return (this.cached = null);
+    const migrated = { ...old, queue: this.readQueue() };
+    this.cached = this.written = migrated;
+    this.writeRow(migrated);
+    for (const r of formsFromMeta((key) => this.meta.get(key))) {
+      this.addRequest(r);
+      if (!r.open) this.resolveRequest(r.requestId);
+    }
+    for (const key of STATE_META_KEYS) this.sql.exec("DELETE FROM meta WHERE key = ?", key);
+    return migrated;
   }
-
-  // ---------------------------------------------------------------- meta
-  getMeta<K extends RoomMetaKey>(key: K): RoomMeta[K] | null {
-    return this.meta.get<RoomMeta[K]>(key);
+  /** Writes the state's row, and the queue's rows when the queue changed. */
+  save(state: RoomState): void {
+    this.stage(state);
+    this.commit();
   }
-  setMeta<K extends RoomMetaKey>(key: K, value: RoomMeta[K] | null): void {
-    this.meta.set(key, value);
+  /** The state from now on (read back by state()), written by the next commit. */
+  stage(state: RoomState): void {
+    this.cached = state;
+    this.staged = true;
+  }
+  commit(): void {
+    const state = this.cached;
+    if (!this.staged || !state) return;
+    this.staged = false;
+    this.writeRow(state);
+    if (this.written?.queue !== state.queue) this.writeQueue(state.queue);
+    this.written = state;
+  }
+  /** Staged and not written yet; the last state written. */
+  private staged = false;
+  private written: RoomState | null = null;
+  private writeRow(state: RoomState): void {
+    const { queue: _inItsTable, ...row } = state;
+    this.sql.exec("INSERT OR REPLACE INTO room_state (id, body) VALUES (1, ?)", JSON.stringify(row));
+  }
+  /** Applies `change` to the stored state (no-op before init). */
+  update(change: (s: RoomState) => RoomState): RoomState | null {
+    const s = this.state();
+    if (!s) return null;
+    const next = change(s);
+    if (next !== s) this.save(next);
+    return next;
   }
 
   session(): SessionMeta | null {
-    return this.getMeta("session");
+    return this.state()?.session ?? null;
   }
   turn(): Turn | null {
-    return this.getMeta("turn");
-  }
-  setTurn(turn: Turn | null): void {
-    this.setMeta("turn", turn);
+    return turnOf(this.state());
   }
   agentConfig(): AgentConfig {
-    return this.getMeta("agent_config") ?? { modes: null, models: null, configOptions: [], steering: false, images: false };
-  }
-
-  // ---------------------------------------------------------------- log
-  /** Highest seq written or buffered; null until first needed (rebuilt from SQLite after eviction). */
-  private head: number | null = null;
-  /** Appends buffered during a run (see beginRun), written by endRun as one row. */
-  private buffered: { first: number; bodies: string[]; kind: string; at: number } | null = null;
-  private inRun = false;
-
-  /**
-   * Appends an event already serialised as `body`; returns its seq. During a run the event is buffered
-   * and written by endRun in the same synchronous step, so it commits with the run's other writes.
-   */
-  append(kind: SessionEvent["kind"], body: string, at = Date.now()): number {
-    const seq = this.headSeq() + 1;
-    this.head = seq;
-    if (!this.inRun) this.sql.exec("INSERT INTO events (seq, kind, body, at) VALUES (?, ?, ?, ?)", seq, kind, body, at);
-    else if (this.buffered) this.buffered.bodies.push(body);
-    else this.buffered = { first: seq, bodies: [body], kind, at };
-    return seq;
-  }
-  /** Starts buffering appends; endRun must follow before any await. */
-  beginRun(): void {
-    this.inRun = true;
-  }
-  /** Writes the run's appends: one event as a plain row, several as one run row (was: a row per event). */
-  endRun(): void {
-    const run = this.buffered;
-    this.inRun = false;
-    this.buffered = null;
-    if (!run) return;
-    const n = run.bodies.length;
-    if (n === 1) this.sql.exec("INSERT INTO events (seq, kind, body, at) VALUES (?, ?, ?, ?)", run.first, run.kind, run.bodies[0]!, run.at);
-    else
-      this.sql.exec(
-        "INSERT INTO events (seq, last, kind, body, at) VALUES (?, ?, ?, ?, ?)",
-        run.first,
-        run.first + n - 1,
-        RUN_KIND,
-        `[${run.bodies.join(",")}]`,
-        run.at,
-      );
-  }
-  headSeq(): number {
-    this.head ??= (() => {
-      const top = this.sql.exec<{ seq: number; last: number | null }>("SELECT seq, last FROM events ORDER BY seq DESC LIMIT 1").toArray()[0];
-      return top ? (top.last ?? top.seq) : 0;
-    })();
-    return this.head;
-  }
-  /** Events with seq > after, in order (at most `limit`). */
-  eventsAfter(after: number, limit = Number.MAX_SAFE_INTEGER): StoredEvent[] {
-    // The row holding after + 1 may be a run that starts at or before it: start from that row.
-    const from = this.sql.exec<{ s: number | null }>("SELECT MAX(seq) AS s FROM events WHERE seq <= ?", after + 1).one().s ?? 0;
-    const out: StoredEvent[] = [];
-    for (const e of this.rows("SELECT seq, last, body FROM events WHERE seq >= ? ORDER BY seq", from)) {
-      if (e.seq <= after) continue;
-      if (out.length >= limit) break;
-      out.push(e);
-    }
-    return out;
-  }
-  /** Iterates the whole log in seq order without materialising every row at once. */
-  allEvents(): Generator<StoredEvent> {
-    return this.rows("SELECT seq, last, body FROM events ORDER BY seq");
-  }
-  private *rows(query: string, ...bindings: unknown[]): Generator<StoredEvent> {
-    for (const r of this.sql.exec<{ seq: number; last: number | null; body: string }>(query, ...bindings)) {
-      if (r.last === null) yield { seq: r.seq, event: JSON.parse(r.body) as SessionEvent };
-      else {
-        const events = JSON.parse(r.body) as SessionEvent[];
-        for (let i = 0; i < events.length; i++) yield { seq: r.seq + i, event: events[i]! };
-      }
-    }
-  }
-
-  // ---------------------------------------------------------------- compacted rows
-  /** Compacts the log up to its head (only what was appended since the last call); returns the state. */
-  compact(): CompactState {
-    let state = this.getMeta("compaction") ?? initialCompactState();
-    const head = this.headSeq();
-    while (state.upto < head) {
-      const sink = this.writeBackSink();
-      const next = compactInto(sink, state, this.eventsAfter(state.upto, COMPACT_STEP_EVENTS));
-      sink.flush();
-      if (next.upto === state.upto) break;
-      state = next;
-      this.setMeta("compaction", state);
-    }
-    return state;
-  }
-
-  /**
-   * Compacted items before `before` (exclusive), newest first back to the one holding the `rows`-th row,
-   * or fewer once `maxBytes` of bodies are read (at least one row); returned oldest first. `more`: a
-   * row exists before the first item returned. Call compact() first.
-   */
-  compactedBefore(before: number, rows: number, maxBytes: number): { items: Compacted[]; more: boolean } {
-    const items: Compacted[] = [];
-    let counted = 0;
-    let bytes = 0;
-    // Read in bounded steps (a cursor need not be lazy): O(page) whatever the session's length.
-    for (let below = before, done = false; !done; ) {
-      const step = this.sql.exec<ItemRow>("SELECT pos, seq, key, rows, active, body FROM compacted WHERE pos < ? ORDER BY pos DESC LIMIT ?", below, READ_STEP_ITEMS).toArray();
-      done = step.length < READ_STEP_ITEMS;
-      for (const r of step) {
-        if (counted >= rows || (counted > 0 && r.rows > 0 && bytes + r.body.length > maxBytes)) {
-          done = true;
-          break;
-        }
-        items.push(itemOf(r));
-        counted += r.rows;
-        bytes += r.body.length;
-        below = r.pos;
-      }
-    }
-    items.reverse();
-    const first = items[0]?.pos ?? before;
-    const more = this.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM (SELECT 1 FROM compacted WHERE pos < ? AND rows > 0 LIMIT 1)", first).one().c > 0;
-    return { items, more };
-  }
-
-  /**
-   * One slice of a search: of the `scan` newest row items before `before`, those whose body is LIKE
-   * `like` (ESCAPE '\\'; all of them when null), newest first. `lowest`: the lowest pos the slice read
-   * (null: no row before `before`); `more`: row items exist below it.
-   */
-  searchSlice(before: number, scan: number, like: string | null): { items: Compacted[]; lowest: number | null; more: boolean } {
-    const slice = "SELECT pos, seq, key, rows, active, body FROM compacted WHERE pos < ? AND rows > 0 ORDER BY pos DESC LIMIT ?";
-    const items = (
-      like === null
-        ? this.sql.exec<ItemRow>(slice, before, scan)
-        : this.sql.exec<ItemRow>(`SELECT * FROM (${slice}) WHERE body LIKE ? ESCAPE '\\' ORDER BY pos DESC`, before, scan, like)
-    )
-      .toArray()
-      .map(itemOf);
-    const lowest = this.sql.exec<{ p: number | null }>(`SELECT MIN(pos) AS p FROM (SELECT pos FROM compacted WHERE pos < ? AND rows > 0 ORDER BY pos DESC LIMIT ?)`, before, scan).one().p;
-    const more = lowest !== null && this.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM (SELECT 1 FROM compacted WHERE pos < ? AND rows > 0 LIMIT 1)", lowest).one().c > 0;
-    return { items, lowest, more };
-  }
-
-  /** Up to `limit` compacted items after pos `after`, oldest first (an export reads the session in such steps). */
-  compactedAfter(after: number, limit: number): Compacted[] {
-    return this.sql.exec<ItemRow>("SELECT pos, seq, key, rows, active, body FROM compacted WHERE pos > ? ORDER BY pos LIMIT ?", after, limit).toArray().map(itemOf);
-  }
-
-  /** The compacted item of each key that has one (e.g. `perm:<id>` of a pending request). */
-  compactedByKey(keys: readonly string[]): Compacted[] {
-    return keys.flatMap((key) => this.sql.exec<ItemRow>("SELECT pos, seq, key, rows, active, body FROM compacted WHERE key = ? LIMIT 1", key).toArray().map(itemOf));
-  }
-
-  /** Reads items from SQLite once and writes the changed ones back on flush (one write per item per step). */
-  private writeBackSink(): ItemSink & { flush(): void } {
-    const byPos = new Map<number, Compacted>();
-    const byKey = new Map<string, number>();
-    const dirty = new Set<number>();
-    const load = (query: string, arg: unknown): Compacted | null => {
-      const r = this.sql.exec<ItemRow>(`SELECT pos, seq, key, rows, active, body FROM compacted WHERE ${query} LIMIT 1`, arg).toArray()[0];
-      if (!r) return null;
-      const item = itemOf(r);
-      byPos.set(item.pos, item);
-      if (item.key) byKey.set(item.key, item.pos);
-      return item;
-    };
-    return {
-      byKey: (key) => {
-        const pos = byKey.get(key);
-        return pos !== undefined ? byPos.get(pos)! : load("key = ?", key);
-      },
-      byPos: (pos) => byPos.get(pos) ?? load("pos = ?", pos),
-      put: (item) => {
-        byPos.set(item.pos, item);
-        if (item.key) byKey.set(item.key, item.pos);
-        dirty.add(item.pos);
-      },
-      flush: () => {
-        for (const pos of dirty) {
-          const it = byPos.get(pos)!;
-          this.sql.exec(
-            "INSERT OR REPLACE INTO compacted (pos, seq, key, rows, active, body) VALUES (?, ?, ?, ?, ?, ?)",
-            it.pos,
-            it.seq,
-            it.key,
-            it.rows,
-            it.active ? 1 : 0,
-            JSON.stringify(it.events),
-          );
-        }
-      },
-    };
+    return agentConfigOf(this.state());
   }
 
   // ---------------------------------------------------------------- queue
   queue(): QueueEntry[] {
+    return this.state()?.queue ?? [];
+  }
+  queueLength(): number {
+    return this.queue().length;
+  }
+  private readQueue(): QueueEntry[] {
     return this.sql
       .exec<{ id: string; blocks: string; author: string; created_at: number; state: string }>(
         "SELECT id, blocks, author, created_at, state FROM queue ORDER BY pos",
@@ -349,49 +112,20 @@ export class RoomStore {
         state: r.state as QueueEntry["state"],
       }));
   }
-  queueLength(): number {
-    return this.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM queue").one().c;
-  }
-  enqueue(entry: QueueEntry): void {
-    const pos = this.sql.exec<{ p: number | null }>("SELECT MAX(pos) AS p FROM queue").one().p ?? 0;
-    this.sql.exec(
-      "INSERT INTO queue (id, pos, blocks, author, created_at, state) VALUES (?, ?, ?, ?, ?, ?)",
-      entry.id,
-      pos + 1,
-      JSON.stringify(entry.blocks),
-      JSON.stringify(entry.author),
-      entry.createdAt,
-      entry.state,
-    );
-  }
-  /** Puts an entry back at the head (a flush whose forward failed). */
-  requeueAtHead(entry: QueueEntry): void {
-    const pos = this.sql.exec<{ p: number | null }>("SELECT MIN(pos) AS p FROM queue").one().p ?? 1;
-    this.sql.exec(
-      "INSERT OR REPLACE INTO queue (id, pos, blocks, author, created_at, state) VALUES (?, ?, ?, ?, ?, ?)",
-      entry.id,
-      pos - 1,
-      JSON.stringify(entry.blocks),
-      JSON.stringify(entry.author),
-      entry.createdAt,
-      "queued",
-    );
-  }
-  removeFromQueue(id: string): void {
-    this.sql.exec("DELETE FROM queue WHERE id = ?", id);
-  }
-  clearQueue(): void {
+  /** Rewrites the queue's rows (at most MAX_QUEUE_DEPTH; the settled ring keeps the ids still queued). */
+  private writeQueue(queue: readonly QueueEntry[]): void {
     this.sql.exec("DELETE FROM queue");
-  }
-  editQueued(id: string, blocks: PromptBlock[]): void {
-    this.sql.exec("UPDATE queue SET blocks = ? WHERE id = ?", JSON.stringify(blocks), id);
-  }
-  setQueuedState(id: string, state: QueueEntry["state"]): void {
-    this.sql.exec("UPDATE queue SET state = ? WHERE id = ?", state, id);
-  }
-  /** Rewrites positions to the given id order (the queue holds at most MAX_QUEUE_DEPTH rows). */
-  reorder(ids: readonly string[]): void {
-    ids.forEach((id, i) => this.sql.exec("UPDATE queue SET pos = ? WHERE id = ?", i + 1, id));
+    queue.forEach((e, i) =>
+      this.sql.exec(
+        "INSERT INTO queue (id, pos, blocks, author, created_at, state) VALUES (?, ?, ?, ?, ?, ?)",
+        e.id,
+        i + 1,
+        JSON.stringify(e.blocks),
+        JSON.stringify(e.author),
+        e.createdAt,
+        e.state,
+      ),
+    );
   }
 
   // ---------------------------------------------------------------- settled ring
@@ -414,46 +148,31 @@ export class RoomStore {
     );
   }
 
-  // ---------------------------------------------------------------- permissions
-  addPermission(p: PendingPermission): void {
-    this.sql.exec(
-      "INSERT OR IGNORE INTO permissions (request_id, tool_call, options) VALUES (?, ?, ?)",
-      p.requestId,
-      JSON.stringify(p.toolCall),
-      JSON.stringify(p.options),
-    );
+  // ---------------------------------------------------------------- requests (permissions and forms)
+  /** Stores a new request (one heard again keeps its first record). */
+  addRequest(r: PendingRequest): void {
+    const { kind, requestId, ...body } = r;
+    this.sql.exec("INSERT OR IGNORE INTO requests (request_id, kind, body) VALUES (?, ?, ?)", requestId, kind, JSON.stringify(body));
   }
-  /** Marks a pending request resolved (by whom: a name, null when cancelled); false when it was not pending (first answer wins). */
-  resolvePermission(requestId: string, by: string | null = null): boolean {
-    const pending = this.sql
-      .exec<{ c: number }>("SELECT COUNT(*) AS c FROM permissions WHERE request_id = ? AND resolved = 0", requestId)
-      .one().c;
-    if (!pending) return false;
-    this.sql.exec("UPDATE permissions SET resolved = 1, resolved_by = ? WHERE request_id = ?", by, requestId);
+  /** Marks an open request answered (by a name; null when cancelled); false when it was not open (first answer wins). */
+  resolveRequest(requestId: string, by: string | null = null): boolean {
+    if (!this.request(requestId)?.open) return false;
+    this.sql.exec("UPDATE requests SET resolved = 1, resolved_by = ? WHERE request_id = ?", by, requestId);
     return true;
   }
-  /** Who answered a resolved request (null: cancelled, or not resolved). */
-  permissionAnsweredBy(requestId: string): string | null {
-    const rows = this.sql.exec<{ by: string | null }>("SELECT resolved_by AS by FROM permissions WHERE request_id = ?", requestId).toArray();
-    return rows[0]?.by ?? null;
+  request(requestId: string): StoredRequest | null {
+    const r = this.sql.exec<RequestRow>("SELECT request_id, kind, body, resolved, resolved_by FROM requests WHERE request_id = ?", requestId).toArray()[0];
+    return r ? requestOf(r) : null;
   }
-  permission(requestId: string): PendingPermission | null {
-    const rows = this.sql
-      .exec<{ tool_call: string; options: string }>("SELECT tool_call, options FROM permissions WHERE request_id = ?", requestId)
-      .toArray();
-    if (!rows.length) return null;
-    return { requestId, toolCall: JSON.parse(rows[0]!.tool_call), options: JSON.parse(rows[0]!.options) };
-  }
-  pendingPermissionIds(): string[] {
-    return this.sql
-      .exec<{ request_id: string }>("SELECT request_id FROM permissions WHERE resolved = 0")
-      .toArray()
-      .map((r) => r.request_id);
+  openRequests(): StoredRequest[] {
+    return this.sql.exec<RequestRow>("SELECT request_id, kind, body, resolved, resolved_by FROM requests WHERE resolved = 0").toArray().map(requestOf);
   }
 }
 
-type ItemRow = { pos: number; seq: number; key: string | null; rows: number; active: number; body: string };
+type RequestRow = { request_id: string; kind: string; body: string; resolved: number; resolved_by: string | null };
 
-function itemOf(r: ItemRow): Compacted {
-  return { pos: r.pos, seq: r.seq, key: r.key, rows: r.rows, active: r.active === 1, events: JSON.parse(r.body) as SessionEvent[] };
+function requestOf(r: RequestRow): StoredRequest {
+  const state = { requestId: r.request_id, open: r.resolved === 0, answeredBy: r.resolved_by };
+  // The row was written by addRequest from a PendingRequest of this kind.
+  return { ...(JSON.parse(r.body) as object), kind: r.kind, ...state } as StoredRequest;
 }

@@ -25,6 +25,7 @@ import { type FrameGate, Intake, makeFrameGate } from "./rate-limit";
 import { RoomCore, type RoomPort } from "./room-core";
 import type { SessionStatusEvent } from "./room-status";
 import { RoomStore, type SessionMeta } from "./room-store";
+import { agentSessionOf } from "./room-state";
 import type { DestroyedRoom, RoomRpc } from "./room-rpc";
 import { exportMarkdown } from "./room-export";
 import { isWatching, type PushEvent } from "../push/notify-rules";
@@ -223,7 +224,7 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
     const s = this.gone() ? null : this.store.session();
     if (!s) return null;
     // After a daemon restart the id waits in resume_from until the reopen answers: still the agent's session.
-    const agentSessionId = this.store.getMeta("agent_session_id") ?? this.store.getMeta("resume_from");
+    const agentSessionId = agentSessionOf(this.store.state()!);
     this.destroyed = true;
     for (const ws of this.ctx.getWebSockets()) closeQuietly(ws, CLOSE_SESSION_DELETED, "session deleted");
     await this.dispatch(s.machineId, s.sessionId, { t: "session.close", sessionId: s.sessionId }, { deliverWhenOnline: true });
