@@ -17,7 +17,6 @@ import { ackOf } from "../connection/op-client";
 import { errorText, makeSessionActions } from "../session/session-actions";
 import { createTabAttention } from "../push/create-tab-attention";
 import { attentionTitle } from "../push/tab-attention";
-import { DroppedOffer } from "./DroppedOffer";
 import { QueueChips } from "./QueueChips";
 import { Sender } from "./Sender";
 import { SessionSearch } from "./SessionSearch";
@@ -34,6 +33,8 @@ const EnableNotificationsPrompt = lazy(() => import("./EnableNotificationsPrompt
 /** The header's members and settings panels load after the first paint: the session page's initial JS is near its budget. */
 const MembersPanel = lazy(() => import("./MembersPanel").then((m) => ({ default: m.MembersPanel })));
 const SessionSettings = lazy(() => import("./SessionSettings").then((m) => ({ default: m.SessionSettings })));
+/** Shown only after a Stop dropped queued messages: loads when it first has something to offer. */
+const DroppedOffer = lazy(() => import("./DroppedOffer").then((m) => ({ default: m.DroppedOffer })));
 const AuthHelp = lazy(() => import("./AuthHelp").then((m) => ({ default: m.AuthHelp })));
 
 /** How long a reconnect may fail before we ask the API whether we still have access. */
@@ -259,13 +260,11 @@ function Session(props: { id: string; share?: SpectatorShare }) {
           </button>
         </Show>
         <Toasts inline />
-        <DroppedOffer
-          entries={state.dropped}
-          canAct={canAct()}
-          onRequeue={requeue}
-          onRestore={restore}
-          onDismiss={() => takeDropped()}
-        />
+        <Show when={state.dropped.length > 0}>
+          <Suspense>
+            <DroppedOffer entries={state.dropped} canAct={canAct()} onRequeue={requeue} onRestore={restore} onDismiss={() => takeDropped()} />
+          </Suspense>
+        </Show>
         <Show when={!share}>
           <EnableNotificationsPrompt sentHere={sentHere()} turnActive={state.turnActive} />
         </Show>

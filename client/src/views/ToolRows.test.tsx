@@ -1,5 +1,5 @@
 /** Tool rows and permission cards from the real agents' shapes (codex / pi terminals, claude fences, copilot commands). */
-import { render, screen } from "@solidjs/testing-library";
+import { render, screen, waitFor } from "@solidjs/testing-library";
 import { createSignal } from "solid-js";
 import { describe, expect, it } from "vitest";
 import { fold, initialSessionState, type Row, type ToolRow } from "../../../shared/fold";
@@ -122,7 +122,7 @@ describe("permission card: what will run, first", () => {
     expect(screen.getByTestId("permission-command")).toHaveTextContent("bash -lc 'touch x'");
   });
 
-  it("an edit shows its path and diff", () => {
+  it("an edit shows its path and diff", async () => {
     const s = perm({
       toolCallId: "e", title: "Write", kind: "edit",
       rawInput: { file_path: "/r/a.ts", content: "b" },
@@ -130,7 +130,7 @@ describe("permission card: what will run, first", () => {
     });
     render(() => <Transcript rows={s.rows} canAct onPermission={() => {}} />);
     const card = screen.getByTestId("permission-card");
-    expect(card.querySelector(".diff-path")).toHaveTextContent("/r/a.ts");
+    await waitFor(() => expect(card.querySelector(".diff-path")).toHaveTextContent("/r/a.ts")); // the diff view loads on demand
     expect(card.querySelector(".diff-add")).toHaveTextContent("b");
   });
 

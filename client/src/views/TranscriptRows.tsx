@@ -17,15 +17,17 @@ import ShieldAlert from "lucide-solid/icons/shield-alert";
 import Terminal from "lucide-solid/icons/terminal";
 import Trash2 from "lucide-solid/icons/trash";
 import Wrench from "lucide-solid/icons/wrench";
-import { createEffect, createMemo, createRenderEffect, createSignal, For, Match, on, Show, Switch } from "solid-js";
+import { createEffect, createMemo, createRenderEffect, createSignal, For, lazy, Match, on, Show, Suspense, Switch } from "solid-js";
 import { Dynamic } from "solid-js/web";
 import type { AgentRow, PermissionRow, PlanRow, TerminalOutput, ThoughtRow, ToolContent, ToolRow, UserRow } from "../../../shared/fold";
 import { createMarkdown } from "../lib/create-markdown";
 import { patchBlocks } from "../lib/patch-blocks";
 import { createTerminalRuns } from "../lib/create-terminal-runs";
 import { isMarkdownOutput } from "../lib/terminal-plain";
-import { lineDiff, trimContext } from "../lib/diff";
 import { clockTime } from "../lib/format";
+
+/** Diffs are a minority of rows: their code loads with the first one shown. */
+const DiffView = lazy(() => import("./DiffView").then((m) => ({ default: m.DiffView })));
 import { type Attachment, attachmentLabel } from "../session/composer-logic";
 
 /** Plain text with `backtick` spans as inline code — text nodes only, never HTML. */
@@ -255,27 +257,11 @@ function ToolBody(props: { item: ToolContent; terminals: TerminalOutput[]; strea
     <Switch>
       <Match when={props.item.type === "text" && props.item}>{(c) => <TextOutput text={c().text} streaming={props.streaming} />}</Match>
       <Match when={props.item.type === "diff" && props.item}>
-        {(d) => {
-          const lines = createMemo(() => trimContext(lineDiff(d().oldText, d().newText)));
-          return (
-            <div class="diff">
-              <div class="diff-path">{d().path}</div>
-              <pre class="diff-lines">
-                <For each={lines()}>
-                  {(l) =>
-                    l.op === "…" ? (
-                      <span class="diff-skip">⋯ {l.count} unchanged line{l.count === 1 ? "" : "s"}</span>
-                    ) : (
-                      <span class={l.op === "+" ? "diff-add" : l.op === "-" ? "diff-del" : "diff-ctx"}>
-                        {l.op} {l.text}
-                      </span>
-                    )
-                  }
-                </For>
-              </pre>
-            </div>
-          );
-        }}
+        {(d) => (
+          <Suspense>
+            <DiffView path={d().path} oldText={d().oldText} newText={d().newText} />
+          </Suspense>
+        )}
       </Match>
       <Match when={props.item.type === "terminal" && props.item}>
         {(t) => <TerminalView terminalId={t().terminalId} terminal={props.terminals.find((x) => x.terminalId === t().terminalId)} />}
