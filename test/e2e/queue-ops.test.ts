@@ -294,7 +294,7 @@ describe("queue ops in Chromium", () => {
     await tid(p, "settings-button").tap();
     await tid(p, "queue-depth").selectOption("3");
     await tid(p, "settings-button").tap();
-    await waitFor(async () => (await tid(p, "settings-panel").count()) === 0, "settings closed");
+    await tid(p, "settings-panel").waitFor({ state: "hidden" }); // a popover: it stays in the page, hidden
 
     await say(p, "sleep 400", true); // ended by Stop below
     await tid(p, "stop-button").waitFor();
