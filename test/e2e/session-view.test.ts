@@ -127,7 +127,7 @@ describe("header popovers on a phone", () => {
       expect(box.x + box.width, `${panel} right edge`).toBeLessThanOrEqual(390);
       await shot(page, `phone-${panel}`);
       await page.keyboard.press("Escape");
-      await page.getByTestId(panel).waitFor({ state: "detached" });
+      await page.getByTestId(panel).waitFor({ state: "hidden" });
     }
     await ctx.close();
   });
