@@ -19,7 +19,7 @@ import { checkDaemonProtocol, CLOSE_UPGRADE_REQUIRED, UPGRADE_REQUIRED, upgradeC
 import { recordDaemonVersion } from "../device-auth";
 import { DurableObject } from "cloudflare:workers";
 import { assertNever } from "../../shared/assert-never";
-import { DEFAULT_MACHINE_BUDGET, MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
+import { DEFAULT_MACHINE_BUDGET } from "../../shared/limits";
 import {
   type DaemonEvent,
   DaemonFrame,
@@ -29,25 +29,20 @@ import {
   TUNNEL_CLOSE_REPLACED,
 } from "../../shared/tunnel-protocol";
 import { ErrorCode } from "../../shared/viewer-protocol";
-import { setMachineHello, setMachineOnline } from "../directory";
-import { publishMachine } from "../session-feed/feed-publish";
-import { type Env, roomStub } from "../env";
+import type { Env } from "../env";
 import { MACHINE_ID_HEADER } from "../headers";
 import type { DispatchOptions, DispatchResult, MachineStatus } from "./dispatch-result";
 import type { AskWireOutcome, MachineRpc } from "./machine-rpc";
-import { afterRoomError, budgetRefusal, makeTunnelGate, replacedReason, splitBySession, type TunnelGate, TunnelIntake } from "./machine-rules";
-import { abandon, batchDone, drainEnded, type IntakeState, intakeFrom, newEpoch, nextBatch, take } from "./tunnel-intake";
+import { budgetRefusal, makeTunnelGate, replacedReason, type TunnelGate } from "./machine-rules";
+import { parseDaemonFrame } from "./parse-daemon-frame";
+import { abandon, drainEnded, type IntakeState, intakeFrom, newEpoch, take } from "./tunnel-intake";
+import { closeAll, notifyRooms, publishList, sendBackLater, sendFrame, updateDirectory } from "./machine-outside";
+import { deliverToRoom, drainIntake } from "./room-delivery";
 import { type MachineMeta, MachineStore } from "./machine-store";
 import { AskTable } from "./machine-asks";
 import { AskErrorCode, type AskRequest } from "../../shared/tunnel-ask";
 
 const TUNNEL_TAG = "tunnel";
-/** Standard "try again later": the daemon reconnects with backoff and resends what was not acked. */
-const CLOSE_OVERLOADED = 1013;
-
-/** What became of a session's share of a batch. */
-const Delivery = { applied: "applied", dropped: "dropped", unavailable: "unavailable" } as const;
-type Delivery = (typeof Delivery)[keyof typeof Delivery];
 
 type Hello = Extract<DaemonFrame, { type: "hello" }>;
 
@@ -86,43 +81,25 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
     if (!gate) this.gates.set(ws, (gate = makeTunnelGate(Date.now())));
     // Charged by size before anything reads the frame (a flooding peer costs parsing only up to the gate).
     const admitted = gate.admit(typeof message === "string" ? message.length : message.byteLength, Date.now());
-    switch (admitted) {
-      case TunnelIntake.accept:
-        break;
-      case TunnelIntake.tooLarge:
-        return this.send(ws, { type: "error", code: ErrorCode.FRAME_TOO_LARGE, message: `frame exceeds ${MAX_TUNNEL_FRAME_BYTES} bytes` });
-      case TunnelIntake.limited:
-        return this.sendBackLater(ws, ErrorCode.RATE_LIMITED, "tunnel rate limit");
-      default:
-        return assertNever(admitted);
-    }
-    if (typeof message !== "string") return this.send(ws, { type: "error", code: ErrorCode.FRAME_TOO_LARGE, message: "frame too large or binary" });
-    let frame: DaemonFrame;
-    try {
-      const parsed = DaemonFrame.safeParse(JSON.parse(message));
-      if (!parsed.success)
-        return this.send(ws, { type: "error", code: ErrorCode.BAD_FRAME, message: parsed.error.issues[0]?.message ?? "bad frame" });
-      frame = parsed.data;
-    } catch {
-      return this.send(ws, { type: "error", code: ErrorCode.BAD_FRAME, message: "frame is not JSON" });
-    }
     const att = ws.deserializeAttachment() as { hello: boolean } | null;
-    if (frame.type !== "hello" && !att?.hello)
-      return this.send(ws, { type: "error", code: ErrorCode.BAD_FRAME, message: "hello first" });
+    const read = parseDaemonFrame(message, admitted, att?.hello === true);
+    if (read.kind === "refuse") return sendFrame(ws, { type: "error", code: read.code, message: read.message });
+    if (read.kind === "back_later") return sendBackLater(ws, read.code, read.why);
+    const { frame, bytes } = read;
     switch (frame.type) {
       case "hello":
         return this.onHello(ws, frame);
       case "event":
-        return this.take(ws, [frame], message.length);
+        return this.take(ws, [frame], bytes);
       case "batch":
-        return this.take(ws, frame.events, message.length);
+        return this.take(ws, frame.events, bytes);
       case "ack":
         this.store.ackDown(frame.n);
         return;
       case "agents":
         return this.onAgents(frame.agents);
       case "reply":
-        this.asks.reply(frame, message.length);
+        this.asks.reply(frame, bytes);
         return;
       default:
         return assertNever(frame);
@@ -134,10 +111,10 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
     const taken = take(this.intake, frames, bytes);
     // Nothing of this frame (nor of any later one on this socket: no gaps) is taken; the daemon still
     // holds them unacked and resends them after reconnecting.
-    if (taken.outcome === "overloaded") return this.sendBackLater(ws, ErrorCode.RATE_LIMITED, "tunnel backlog full");
+    if (taken.outcome === "overloaded") return sendBackLater(ws, ErrorCode.RATE_LIMITED, "tunnel backlog full");
     this.intake = taken.state;
     if (taken.outcome === "taken") this.drain();
-    else this.send(ws, { type: "ack", n: this.intake.lastDone });
+    else sendFrame(ws, { type: "ack", n: this.intake.lastDone });
   }
 
   override async webSocketClose(ws: WebSocket): Promise<void> {
@@ -160,27 +137,17 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
     if (!protocol.ok) {
       // Refused before anything is stored: the daemon reports the message and stops retrying.
       await recordVersion();
-      this.send(ws, { type: "error", code: UPGRADE_REQUIRED, message: protocol.message });
+      sendFrame(ws, { type: "error", code: UPGRADE_REQUIRED, message: protocol.message });
       ws.close(CLOSE_UPGRADE_REQUIRED, protocol.reason === "too_old" ? `upgrade the daemon: ${upgradeCommand}` : "the daemon is newer than the server: update the server");
       return;
     }
-    for (const old of this.ctx.getWebSockets(TUNNEL_TAG)) {
-      if (old === ws) continue;
-      try {
-        old.close(TUNNEL_CLOSE_REPLACED, replacedReason(hello));
-      } catch {
-        /* gone */
-      }
-    }
+    closeAll(this.ctx.getWebSockets(TUNNEL_TAG).filter((old) => old !== ws), TUNNEL_CLOSE_REPLACED, replacedReason(hello));
     const previousEpoch = this.store.get("epoch");
     const restarted = previousEpoch !== null && previousEpoch !== hello.epoch;
     if (previousEpoch !== hello.epoch) {
       // A new daemon process: its numbering starts over and what we queued for the old one is moot.
-      this.store.set("epoch", hello.epoch);
-      this.store.set("last_seen_up", 0);
+      this.store.startEpoch(hello.epoch);
       this.intake = newEpoch(this.intake);
-      this.store.clearDown();
-      this.store.clearActive();
     }
     for (const s of hello.sessions) {
       // Only sessions opened on this machine (a room dispatched to it) count: a daemon cannot claim others.
@@ -189,9 +156,9 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
     this.store.set("hello", { hostname: hello.hostname, agents: hello.agents, roots: hello.roots, version: hello.version });
     this.store.set("online", true);
     ws.serializeAttachment({ hello: true });
-    this.send(ws, { type: "welcome", machineId: this.store.get("machine_id") ?? "", lastSeenUp: this.intake.lastDone });
+    sendFrame(ws, { type: "welcome", machineId: this.store.get("machine_id") ?? "", lastSeenUp: this.intake.lastDone });
     this.store.ackDown(hello.lastSeenDown);
-    for (const p of this.store.pendingDown()) this.send(ws, { type: "command", n: p.n, command: p.command });
+    for (const p of this.store.pendingDown()) sendFrame(ws, { type: "command", n: p.n, command: p.command });
     await this.updateDirectory(true, hello);
     this.publishList();
     await this.notifyRooms({ online: true, liveSessionIds: hello.sessions.map((s) => s.sessionId), restarted });
@@ -215,60 +182,24 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
     await this.notifyRooms({ online: false, liveSessionIds: [], restarted: false });
   }
 
-  /** Hands pending frames to their rooms: in order per session, one RPC per session per batch. */
+  /** Hands pending frames to their rooms (room-delivery.ts), one drain at a time. */
   private drain(): void {
     if (this.draining) return;
-    this.draining = (async () => {
-      try {
-        for (let next = nextBatch(this.intake); next; next = nextBatch(this.intake)) {
-          this.intake = next.state;
-          const batch = next.batch;
-          const epoch = this.store.get("epoch") ?? "";
-          // Order matters within a session only: group per session, rooms work in parallel.
-          const { bySession, foreign, ended } = splitBySession(batch, (id) => this.store.hasSession(id));
-          for (const id of ended) this.store.setActive(id, false);
-          for (const id of foreign)
-            for (const ws of this.ctx.getWebSockets(TUNNEL_TAG))
-              this.send(ws, { type: "error", code: ErrorCode.NOT_FOUND, message: `events for session ${id.slice(0, 64)} ignored: not a session of this machine` });
-          const outcomes = await Promise.all([...bySession].map(([sessionId, group]) => this.deliver(sessionId, epoch, group)));
-          if (outcomes.includes(Delivery.unavailable)) return this.abandonBacklog();
-          const last = batch[batch.length - 1]!.n;
-          const done = batchDone(this.intake, last);
-          this.intake = done.state;
-          // Not every cycle: a write here would hold the ack until it commits (output gate).
-          if (done.persist) this.store.set("last_seen_up", last);
-          for (const ws of this.ctx.getWebSockets(TUNNEL_TAG)) this.send(ws, { type: "ack", n: last });
-        }
-      } finally {
-        this.draining = null;
-        this.intake = drainEnded(this.intake);
-      }
-    })();
-  }
-
-  /**
-   * Hands a session's events to its room. A reset or transient failure (the runtime's flags, or an
-   * error that did not come from the room's code) is retried on a fresh stub — the room drops what it
-   * already committed. An error the room's own code threw is a bug or a bad event that a retry would
-   * only repeat: logged and dropped, so one session cannot wedge the machine's tunnel.
-   */
-  private async deliver(sessionId: string, epoch: string, group: { n: number; event: DaemonEvent }[]): Promise<Delivery> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await roomStub(this.env, sessionId).onDaemonEvents(epoch, group);
-        return Delivery.applied;
-      } catch (err) {
-        const next = afterRoomError(err, attempt);
-        if (next === "dropped") {
-          console.error("room rejected daemon events; dropped", sessionId, err);
-          return Delivery.dropped;
-        }
-        if (next === "unavailable") {
-          console.error("room unavailable; the daemon will resend", sessionId, err);
-          return Delivery.unavailable;
-        }
-      }
-    }
+    const tunnels = () => this.ctx.getWebSockets(TUNNEL_TAG);
+    this.draining = drainIntake({
+      intake: () => this.intake,
+      setIntake: (state) => (this.intake = state),
+      epoch: () => this.store.get("epoch") ?? "",
+      hasSession: (id) => this.store.hasSession(id),
+      sessionEnded: (id) => this.store.setActive(id, false),
+      deliver: (sessionId, epoch, group) => deliverToRoom(this.env, sessionId, epoch, group),
+      tell: (frame) => tunnels().forEach((ws) => sendFrame(ws, frame)),
+      persistLastSeen: (n) => this.store.set("last_seen_up", n),
+      abandon: () => this.abandonBacklog(),
+    }).finally(() => {
+      this.draining = null;
+      this.intake = drainEnded(this.intake);
+    });
   }
 
   /**
@@ -278,18 +209,7 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
    */
   private abandonBacklog(): void {
     this.intake = abandon(this.intake);
-    for (const ws of this.ctx.getWebSockets(TUNNEL_TAG)) this.sendBackLater(ws, ErrorCode.INTERNAL, "a session's room is unavailable");
-  }
-
-  /** Closes the tunnel with "try again later": nothing more is taken from it; the daemon reconnects and resends what is unacked. */
-  private sendBackLater(ws: WebSocket, code: ErrorCode, why: string): void {
-    this.send(ws, { type: "error", code, message: `${why}: reconnect and resend unacked events` });
-    ws.serializeAttachment({ hello: false });
-    try {
-      ws.close(CLOSE_OVERLOADED, why.slice(0, 100));
-    } catch {
-      /* gone */
-    }
+    for (const ws of this.ctx.getWebSockets(TUNNEL_TAG)) sendBackLater(ws, ErrorCode.INTERNAL, "a session's room is unavailable");
   }
 
   // ---------------------------------------------------------------- RPC from SessionRooms
@@ -306,32 +226,17 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
       this.store.setActive(sessionId, true);
     }
     const n = this.store.pushDown(command);
-    if (ws) this.send(ws, { type: "command", n, command });
+    if (ws) sendFrame(ws, { type: "command", n, command });
     return { ok: true };
   }
 
   // ---- ask / reply (issue 26: the agent's own sessions) ----
 
-  /**
-   * A question for the daemon that needs an answer now: sent on the tunnel (not numbered, not kept). Offline →
-   * MACHINE_OFFLINE at once; no answer within `timeoutMs` → ASK_TIMEOUT. The one bounded wait in a DO: it lives
-   * inside this RPC call (the Machine is busy answering it, never idle), so hibernation is not held up.
-   */
+  /** A question for the daemon that needs an answer now (machine-asks.ts): sent on the tunnel, not numbered, not kept. Offline → MACHINE_OFFLINE at once. */
   async ask(request: AskRequest, timeoutMs: number): Promise<AskWireOutcome> {
     const ws = this.tunnel();
     if (!ws) return { ok: false, code: AskErrorCode.MACHINE_OFFLINE, message: "the machine is offline" };
-    const id = crypto.randomUUID();
-    const answer = this.asks.add(id, request.kind);
-    this.send(ws, { type: "ask", id, request });
-    const wait = new AbortController();
-    scheduler.wait(timeoutMs, { signal: wait.signal }).then(
-      () => this.asks.fail(id, AskErrorCode.TIMEOUT, `the machine did not answer within ${Math.round(timeoutMs / 1000)} s`),
-      () => {}, // answered first: the wait was aborted
-    );
-    const outcome = await answer;
-    wait.abort();
-    // As JSON: the caller checks it again for its kind (outcomeOf), nothing typed rides the RPC.
-    return outcome.ok ? { ok: true, result: JSON.stringify(outcome.result) } : outcome;
+    return this.asks.ask(request, (id) => sendFrame(ws, { type: "ask", id, request }), timeoutMs);
   }
 
   async status(): Promise<{ online: boolean; activeCount: number; budget: number; pendingDown: number; lastSeenUp: number }> {
@@ -350,13 +255,7 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
 
   /** Token revoked: close the tunnel now; the daemon sees TUNNEL_CLOSE_REVOKED. */
   async disconnect(reason: string): Promise<void> {
-    for (const ws of this.ctx.getWebSockets(TUNNEL_TAG)) {
-      try {
-        ws.close(TUNNEL_CLOSE_REVOKED, reason.slice(0, 100));
-      } catch {
-        /* gone */
-      }
-    }
+    closeAll(this.ctx.getWebSockets(TUNNEL_TAG), TUNNEL_CLOSE_REVOKED, reason.slice(0, 100));
     await this.setOffline();
   }
 
@@ -374,35 +273,15 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
     return this.store.get("budget") ?? (Number(this.env.MACHINE_BUDGET) || DEFAULT_MACHINE_BUDGET);
   }
 
-  private send(ws: WebSocket, frame: MachineFrame): void {
-    try {
-      ws.send(JSON.stringify(frame));
-    } catch {
-      /* closing */
-    }
+  private notifyRooms(status: MachineStatus): Promise<void> {
+    return notifyRooms(this.env, this.store.sessionIds(), status);
   }
 
-  private async notifyRooms(status: MachineStatus): Promise<void> {
-    await Promise.all(
-      this.store.sessionIds().map((id) =>
-        roomStub(this.env, id)
-          .onMachineStatus(status)
-          .catch((err: unknown) => console.error("room status notify failed", id, err)),
-      ),
-    );
-  }
-
-  /** The machine went online or offline: its sessions' rows in the members' live lists show it (issue 26). */
   private publishList(): void {
-    const id = this.store.get("machine_id");
-    if (id) this.ctx.waitUntil(publishMachine(this.env, id));
+    this.ctx.waitUntil(publishList(this.env, this.store.get("machine_id")));
   }
 
-  private async updateDirectory(online: boolean, hello: MachineMeta["hello"] | null): Promise<void> {
-    const id = this.store.get("machine_id");
-    if (!id) return;
-    const now = Date.now();
-    const write = hello ? setMachineHello(this.env.DB, id, hello, now) : setMachineOnline(this.env.DB, id, online, now);
-    await write.catch((err: unknown) => console.error("directory update failed", err));
+  private updateDirectory(online: boolean, hello: MachineMeta["hello"] | null): Promise<void> {
+    return updateDirectory(this.env, this.store.get("machine_id"), online, hello);
   }
 }

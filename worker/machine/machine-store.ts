@@ -48,6 +48,14 @@ export class MachineStore {
   ackDown(n: number): void {
     this.sql.exec("DELETE FROM down_outbox WHERE n <= ?", n);
   }
+  /** A new daemon process: its numbering starts over and what was queued for the old one is moot. */
+  startEpoch(epoch: string): void {
+    this.set("epoch", epoch);
+    this.set("last_seen_up", 0);
+    this.clearDown();
+    this.clearActive();
+  }
+
   clearDown(): void {
     this.sql.exec("DELETE FROM down_outbox");
   }
