@@ -1,16 +1,13 @@
 /**
  * The session list's rules that need no zod (issue 26): the home page and the session page import these
  * without loading the schemas (docs/ARCHITECTURE.md, "Phone-class loading"). The wire shapes are in
- * session-list.ts, which re-exports everything here.
+ * session-list.ts (its types read here; it imports nothing from here, so no circle).
  */
 import type { SessionListItem, SessionListQuery } from "./session-list";
 
-/** Longest title a person can give a session (a heading, not a paragraph). */
-export const MAX_SESSION_TITLE = 120;
+import { ListStatus } from "./session-list-values";
 
-/** What the list shows as a session's status (the room's state folded with the machine's and the markers). */
-export const ListStatus = { running: "running", idle: "idle", needsYou: "needs_you", offline: "offline", error: "error", starting: "starting" } as const;
-export type ListStatus = (typeof ListStatus)[keyof typeof ListStatus];
+export { ListStatus, MAX_SESSION_TITLE } from "./session-list-values";
 export { CLOSE_SESSION_DELETED } from "./close-codes";
 
 export const SESSION_FEED_PATH = "/api/sessions/feed";

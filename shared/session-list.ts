@@ -11,10 +11,9 @@
  */
 import { z } from "zod";
 import { SessionSummary } from "./api";
-import { type ListStatus, MAX_SESSION_TITLE } from "./session-list-rules";
+import { type ListStatus, MAX_SESSION_TITLE } from "./session-list-values";
 
 // The rules that need no zod (the home page paints without it) live in session-list-rules.ts.
-export { CLOSE_SESSION_DELETED, displayTitle, ListStatus, listStatus, MAX_SESSION_TITLE, matchesQuery, SESSION_FEED_PATH } from "./session-list-rules";
 
 /** Rows per list page (what a phone screen shows a few times over). */
 export const SESSION_PAGE_DEFAULT = 50;

@@ -7,10 +7,8 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { CLOSE_SESSION_DELETED, MAX_SESSION_TITLE, matchesQuery } from "../../shared/session-list-rules";
 import {
-  CLOSE_SESSION_DELETED,
-  MAX_SESSION_TITLE,
-  matchesQuery,
   SessionFeedFrame,
   type SessionListItem,
   SessionListPage,

@@ -3,7 +3,8 @@
  * needs a confirmation, which sessions a bulk archive skips. The SQL and routes apply them
  * (session-list-directory.ts, session-routes.ts).
  */
-import { listStatus, ListStatus, type SessionListItem } from "../../shared/session-list";
+import type { SessionListItem } from "../../shared/session-list";
+import { listStatus, ListStatus } from "../../shared/session-list-rules";
 
 export type Role = SessionListItem["role"];
 

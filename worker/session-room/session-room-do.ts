@@ -11,7 +11,7 @@ import type { DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
 import { ErrorCode, type Viewer } from "../../shared/viewer-protocol";
 import type { RoomStart } from "./room-start";
 import { setSessionActivity, setSessionTitle, setSessionStatus } from "../directory";
-import { CLOSE_SESSION_DELETED } from "../../shared/session-list";
+import { CLOSE_SESSION_DELETED } from "../../shared/close-codes";
 import { publishIfChanged } from "../session-feed/feed-publish";
 import { markSeen, setNeedsYou } from "../session-list/session-list-directory";
 import { type Env, machineStub } from "../env";
