@@ -44,7 +44,7 @@ export default defineConfig({
           include: ["test/worker/**/*.test.ts"],
           // Auth-mode and push suites run in their own workerd projects (different bindings): see auth-projects.ts.
           exclude: ["test/worker/auth-access*.test.ts", "test/worker/auth-builtin*.test.ts", "test/worker/push*.test.ts"],
-          setupFiles: ["test/worker/apply-migrations.ts"],
+          setupFiles: ["test/worker/apply-migrations.ts", "test/worker/settle-daemons.ts"],
           testTimeout: 30_000,
         },
       },

@@ -40,6 +40,26 @@ export const DEMO_CONFIG: AgentConfig = {
   images: false,
 };
 
+/** Daemons whose tunnel is open: settled when their file ends (settleDaemons). */
+const openDaemons = new Set<TestDaemon>();
+
+/**
+ * Closes every tunnel a test left open and waits until a room of that machine has heard it go offline. A file
+ * that ends with the Machine still telling its rooms (the close's RPCs in flight) fails the whole run with
+ * vitest's "Closing rpc while "resolve" was pending" — an unhandled error, exit 1, though every test passed.
+ */
+export async function settleDaemons(): Promise<void> {
+  for (const daemon of [...openDaemons]) {
+    const sessionId = daemon.of("session.open")[0]?.sessionId;
+    const watcher = sessionId ? await TestViewer.open(sessionId).catch(() => null) : null;
+    daemon.close();
+    if (watcher) {
+      await waitFor(() => watcher.lastStatus()?.state === "offline", "the room sees the machine offline", 30_000).catch(() => {});
+      watcher.close();
+    }
+  }
+}
+
 export class TestDaemon {
   ws!: WebSocket;
   commands: { n: number; command: MachineCommand }[] = [];
@@ -66,6 +86,7 @@ export class TestDaemon {
     expect(res.status).toBe(101);
     this.ws = res.webSocket!;
     this.ws.accept();
+    openDaemons.add(this);
     this.welcomed = false;
     const ws = this.ws;
     ws.addEventListener("message", (e) => {
@@ -161,6 +182,7 @@ export class TestDaemon {
 
   close(): void {
     this.welcomed = false;
+    openDaemons.delete(this);
     try {
       this.ws.close(1000, "bye");
     } catch {
