@@ -16,112 +16,15 @@
  * - A `queue_state` never adds a transcript row (the queue is a Sender affordance, not history).
  * - Unknown ACP update kinds are ignored; `user_message_chunk` too (the agent replaying its history
  *   on load would duplicate the echoes).
- */
-import { assertNever } from "./assert-never";
-import type { PromptBlock } from "./blocks";
+ */import { assertNever } from "./assert-never";
 import { appendTail, terminalChunk, terminalExit } from "./terminal-output";
-import type {
-  AuthMethod,
-  Author,
-  ConfigState,
-  ElicitationAction,
-  ElicitationContent,
-  PermissionOption,
-  QueueEntry,
-  ServerFrame,
-  SessionEvent,
-  SessionState,
-  SteerOutcome,
-  Viewer,
-} from "./viewer-protocol";
+import { contentText, locations, permissionSubject, str, toolContent } from "./acp-readers";
+import type { AgentRow, Command, PlanEntry, Row, RowKind, TerminalOutput, ThoughtRow, ToolRow, Usage, UserRow } from "./rows";
+import type { AuthMethod, ConfigState, QueueEntry, ServerFrame, SessionEvent, SessionState, SteerOutcome, Viewer } from "./viewer-protocol";
 
-export type ToolContent =
-  | { type: "text"; text: string }
-  | { type: "diff"; path: string; oldText: string | null; newText: string }
-  | { type: "terminal"; terminalId: string };
-
-export type PlanEntry = { content: string; status: string; priority: string };
-
-/** What a tool's terminal printed (the bounded tail, see MAX_TERMINAL_OUTPUT_CHARS) and how it ended. */
-export type TerminalOutput = {
-  terminalId: string;
-  output: string;
-  /** Older output was cut to keep the bound. */
-  truncated: boolean;
-  exit: { exitCode: number | null; signal: string | null } | null;
-};
-
-export type UserRow = {
-  kind: "user";
-  id: string;
-  messageId: string;
-  blocks: PromptBlock[];
-  author: Author;
-  at: number;
-  /** Delivered from the queue by steering: into the running turn, or the agent started a new one. */
-  steered?: "injected" | "startedNewTurn";
-};
-/**
- * `streaming`: the row is still receiving chunks (the turn that produced it has not ended).
- * `messageId`: the agent's id for the message, when its chunks carry one (they all do, or none).
- */
-export type AgentRow = { kind: "agent"; id: string; text: string; streaming: boolean; messageId?: string };
-export type ThoughtRow = { kind: "thought"; id: string; text: string; streaming: boolean; messageId?: string };
-export type ToolRow = {
-  kind: "tool";
-  id: string;
-  toolCallId: string;
-  title: string;
-  toolKind: string;
-  status: string;
-  content: ToolContent[];
-  locations: string[];
-  /** False once the turn ended: a tool still pending / in progress then was interrupted. */
-  live: boolean;
-  /** Output of the tool's terminals, from `_meta` (see shared/terminal-output.ts); absent until some arrives. */
-  terminals?: TerminalOutput[];
-};
-export type PlanRow = { kind: "plan"; id: string; entries: PlanEntry[] };
-/** What a permission request would do, read from its tool call whatever the title says. */
-export type PermissionSubject = {
-  /** The command line (`rawInput.command` / `cmd`, an argv array joined shell-style). */
-  command: string | null;
-  /** Files it touches (`rawInput.file_path` / `path` …, the tool call's locations) not already shown by a diff. */
-  paths: string[];
-  /** The tool call's own content: diffs of an edit, text. */
-  content: ToolContent[];
-};
-export type PermissionRow = {
-  kind: "permission";
-  id: string;
-  requestId: string;
-  title: string;
-  toolKind: string | null;
-  subject: PermissionSubject;
-  options: PermissionOption[];
-  resolved: null | { outcome: "selected" | "cancelled"; optionId: string | null; by: Author | null };
-};
-/** The agent's form (ACP elicitation): rendered from `requestedSchema`; `resolved` once answered or cancelled. */
-export type ElicitationRow = {
-  kind: "elicitation";
-  id: string;
-  requestId: string;
-  message: string;
-  requestedSchema: Record<string, unknown>;
-  toolCallId: string | null;
-  resolved: null | { action: ElicitationAction; content: ElicitationContent | null; by: Author | null };
-};
-export type ErrorRow = { kind: "error"; id: string; message: string; code: string | null };
-export type NoticeRow = { kind: "notice"; id: string; level: "info" | "warn"; text: string };
-/** A turn that ended other than normally (cancelled, refused, ran out of tokens…). */
-export type TurnEndRow = { kind: "turn_end"; id: string; stopReason: string };
-
-export type Row = UserRow | AgentRow | ThoughtRow | ToolRow | PlanRow | PermissionRow | ElicitationRow | ErrorRow | NoticeRow | TurnEndRow;
-export type RowKind = Row["kind"];
-
-export type Usage = { used: number; size: number; cost: { amount: number; currency: string } | null };
-/** A slash command the agent offers (`available_commands_update`); `hint`: what to type after it. */
-export type Command = { name: string; description: string; hint?: string };
+// The row types (rows.ts) and the ACP readers (acp-readers.ts) are split out; importers of fold keep reading them here.
+export type * from "./rows";
+export { permissionSubject } from "./acp-readers";
 
 export type FoldState = {
   /** Cursor: highest logged seq applied. Reconnects ask for `?after=<seq>`. */
@@ -370,86 +273,6 @@ function closeTurn(state: FoldState): FoldState {
   const openFrom = state.rows.length;
   if (!rows && open === state.open && openFrom === state.openFrom) return state;
   return { ...state, rows: rows ?? state.rows, rowIndex, open, openFrom };
-}
-
-// ---------------------------------------------------------------- ACP content
-
-function str(v: unknown): string | null {
-  return typeof v === "string" ? v : null;
-}
-
-function contentText(content: unknown): string {
-  if (!content || typeof content !== "object") return "";
-  const c = content as Record<string, unknown>;
-  switch (c["type"]) {
-    case "text":
-      return str(c["text"]) ?? "";
-    case "resource_link":
-      return `[${str(c["name"]) ?? str(c["uri"]) ?? "link"}](${str(c["uri"]) ?? ""})`;
-    case "resource": {
-      const r = c["resource"] as Record<string, unknown> | undefined;
-      return str(r?.["text"]) ?? `[${str(r?.["uri"]) ?? "resource"}]`;
-    }
-    case "image":
-      return "[image]";
-    case "audio":
-      return "[audio]";
-    default:
-      return "";
-  }
-}
-
-function toolContent(content: unknown): ToolContent[] {
-  if (!Array.isArray(content)) return [];
-  const out: ToolContent[] = [];
-  for (const item of content as Record<string, unknown>[]) {
-    if (!item || typeof item !== "object") continue;
-    if (item["type"] === "content") {
-      const text = contentText(item["content"]);
-      if (text) out.push({ type: "text", text });
-    } else if (item["type"] === "diff") {
-      out.push({ type: "diff", path: str(item["path"]) ?? "", oldText: str(item["oldText"]), newText: str(item["newText"]) ?? "" });
-    } else if (item["type"] === "terminal") {
-      out.push({ type: "terminal", terminalId: str(item["terminalId"]) ?? "" });
-    }
-  }
-  return out;
-}
-
-/** An argv as one shell line: words that need it single-quoted. */
-function shellLine(argv: unknown[]): string {
-  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(String(a)) ? String(a) : `'${String(a).replace(/'/g, "'\\''")}'`)).join(" ");
-}
-
-const PATH_KEYS = ["file_path", "filePath", "path", "notebook_path", "abs_path", "filename"] as const;
-
-export function permissionSubject(toolCall: Record<string, unknown>): PermissionSubject {
-  const raw = toolCall["rawInput"] && typeof toolCall["rawInput"] === "object" ? (toolCall["rawInput"] as Record<string, unknown>) : {};
-  const cmd = raw["command"] ?? raw["cmd"];
-  const command = typeof cmd === "string" && cmd.trim() ? cmd : Array.isArray(cmd) && cmd.length ? shellLine(cmd) : null;
-  const content = toolContent(toolCall["content"]);
-  const shown = new Set(content.flatMap((c) => (c.type === "diff" ? [c.path] : [])));
-  const paths: string[] = [];
-  const add = (p: string | null) => {
-    if (p && !shown.has(p) && !paths.includes(p)) paths.push(p);
-  };
-  for (const k of PATH_KEYS) add(str(raw[k]));
-  for (const l of locations(toolCall["locations"]) ?? []) {
-    const file = l.replace(/:\d+$/, "");
-    if (!shown.has(file) && !paths.includes(file)) add(l);
-  }
-  return { command, paths, content };
-}
-
-function locations(v: unknown): string[] | null {
-  if (!Array.isArray(v)) return null;
-  return v
-    .map((l: Record<string, unknown>) => {
-      const path = str(l?.["path"]);
-      if (!path) return null;
-      return typeof l["line"] === "number" ? `${path}:${l["line"]}` : path;
-    })
-    .filter((x): x is string => x !== null);
 }
 
 // ---------------------------------------------------------------- events
