@@ -12,7 +12,7 @@ import { ASK_TIMEOUT_MS, MAX_FORK_COPY_BYTES } from "../shared/limits";
 import { insideRoots } from "../shared/paths";
 import { AskErrorCode, type AskKind, type AskOutcome, type AskRequest, outcomeOf } from "../shared/tunnel-ask";
 import { apiError } from "./api-error";
-import { createSession, getMachine, getSession, type User } from "./directory";
+import { createSession, getMachine, getSession, type User } from "./d1-directory";
 import { type Env, machineStub, roomStub } from "./env";
 
 type RouteEnv = { Bindings: Env; Variables: { user: User; scope: AccountScope } };

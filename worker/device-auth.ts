@@ -1,6 +1,6 @@
 /** `baton login`'s storage: device codes in D1 (the rules are in device-auth-rules.ts). */
 import type { DeviceApproval, DeviceCodeRequest } from "../shared/device-api";
-import { createMachine, newSecret, sha256Hex } from "./directory";
+import { createMachine, newSecret, sha256Hex } from "./d1-directory";
 import {
   approvalStatus,
   decidable,

@@ -11,7 +11,7 @@ import { TUNNEL_TOKEN_HEADER } from "../shared/tunnel-protocol";
 import { apiError } from "./api-error";
 import type { AuthMode } from "./auth/identity";
 import { decideDeviceCode, deviceApproval, issueDeviceCode, pollDeviceCode } from "./device-auth";
-import { getMachine, machineForToken, type User } from "./directory";
+import { getMachine, machineForToken, type User } from "./d1-directory";
 import type { Env } from "./env";
 
 /** Who asked for a code: Cloudflare's client address; local development has none. */

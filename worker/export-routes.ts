@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import { apiError } from "./api-error";
-import { sessionAccess, type User } from "./directory";
+import { sessionAccess, type User } from "./d1-directory";
 import { type Env, roomStub } from "./env";
 
 export const exportRoutes = new Hono<{ Bindings: Env; Variables: { user: User } }>();

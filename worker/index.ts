@@ -29,7 +29,7 @@ import {
   setMember,
   upsertUser,
   type User,
-} from "./directory";
+} from "./d1-directory";
 import { daemonPublicRoutes, deviceApprovalRoutes } from "./device-routes";
 import { pushRoutes } from "./push/push-routes";
 import { exportRoutes } from "./export-routes";

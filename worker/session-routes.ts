@@ -16,7 +16,7 @@ import {
 } from "../shared/session-list";
 import { apiError } from "./api-error";
 import { type AuthMode, originAllowed } from "./auth/identity";
-import type { User } from "./directory";
+import type { User } from "./d1-directory";
 import { type Env, feedStub, roomStub } from "./env";
 import { publish, publishSession } from "./session-feed/feed-publish";
 import type { DestroyedRoom } from "./session-room/room-rpc";

@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { figure, spread } from "../figure";
-import { daemonFlood, durabilityRounds, floodBounds, reconnectStorm, viewerFlood } from "../worker/figures";
+import { daemonFlood, durabilityRounds, floodBounds, reconnectStorm, viewerFlood } from "../worker/reliability-scenarios";
 
 const vars = env as unknown as Record<string, string | undefined>;
 /** Batches per scenario (each batch is itself many rounds / frames). */

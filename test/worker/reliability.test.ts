@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_QUEUE_BYTES, MAX_QUEUE_DEPTH, MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
 import { figure, spread } from "../figure";
-import { daemonFlood, durabilityRounds, floodBounds, hostileThenNormal, reconnectStorm, viewerFlood } from "./figures";
+import { daemonFlood, durabilityRounds, floodBounds, hostileThenNormal, reconnectStorm, viewerFlood } from "./reliability-scenarios";
 import { setupSession, TestViewer, text, waitFor } from "./harness";
 
 describe("reliability", () => {

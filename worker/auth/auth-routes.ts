@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
 import { apiError } from "../api-error";
 import { PushUnsubscribeBody } from "../../shared/push-api";
-import { isInvited, newSecret, sha256Hex, upsertUser } from "../directory";
+import { isInvited, newSecret, sha256Hex, upsertUser } from "../d1-directory";
 import { deleteSubscription, deleteSubscriptionsOfAuthSession } from "../push/push-directory";
 import type { Env } from "../env";
 import { AUTH_SESSION_TTL_MS, createAuthSession, deleteAuthSession, userForAuthSession } from "./auth-sessions";

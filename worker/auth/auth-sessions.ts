@@ -2,7 +2,7 @@
  * Built-in sign-in, part 2: cookie sessions. The cookie holds 32 random bytes; D1 holds only their
  * SHA-256, so a database leak yields no usable session.
  */
-import { newSecret, sha256Hex, type User } from "../directory";
+import { newSecret, sha256Hex, type User } from "../d1-directory";
 
 /** A signed-in browser stays signed in for a month; sign-out deletes the row at once. */
 export const AUTH_SESSION_TTL_MS = 30 * 24 * 60 * 60_000;

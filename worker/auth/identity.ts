@@ -7,7 +7,7 @@
  * Anything else (including unset) authenticates nobody.
  */
 import type { AccountScope } from "../../shared/api";
-import { isInvited, upsertUser, type User } from "../directory";
+import { isInvited, upsertUser, type User } from "../d1-directory";
 import { accountScope } from "./account-scope";
 import { AuthMode } from "./auth-mode";
 import type { Env } from "../env";

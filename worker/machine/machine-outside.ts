@@ -1,7 +1,7 @@
 /** What the Machine tells the rest of Baton — its rooms (status), the D1 directory (online, hello), the members' lists — and its sockets' closing. */
 import type { MachineFrame } from "../../shared/tunnel-protocol";
 import type { ErrorCode } from "../../shared/viewer-protocol";
-import { setMachineHello, setMachineOnline } from "../directory";
+import { setMachineHello, setMachineOnline } from "../d1-directory";
 import { type Env, roomStub } from "../env";
 import { publishMachine } from "../session-feed/feed-publish";
 import type { MachineStatus } from "./dispatch-result";

@@ -4,7 +4,7 @@
  * (who gets what) are in notify-rules.ts.
  */
 import { PushEventKind, type PushPreferences, type PushSubscriptionBody } from "../../shared/push-api";
-import type { Role } from "../directory";
+import type { Role } from "../d1-directory";
 
 export type StoredSubscription = { id: string; userId: string; endpoint: string; p256dh: string; auth: string };
 

@@ -10,7 +10,7 @@ import type { Viewer } from "../../shared/viewer-protocol";
 import { apiError } from "../api-error";
 import { readCookie } from "../auth/identity";
 import { isLocalStack, sessionCookieName } from "../auth/local-stack";
-import { sessionAccess, sha256Hex, type User } from "../directory";
+import { sessionAccess, sha256Hex, type User } from "../d1-directory";
 import { type Env, roomStub } from "../env";
 import { pushTarget } from "./push-endpoint";
 import { deleteSubscription, readPreferences, saveSubscription, setSessionMuted, writePreferences } from "./push-directory";

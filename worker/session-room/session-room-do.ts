@@ -10,7 +10,7 @@ import { MAX_VIEWER_FRAME_BYTES } from "../../shared/limits";
 import type { DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
 import { ErrorCode, type Viewer } from "../../shared/viewer-protocol";
 import type { RoomStart } from "./room-start";
-import { setSessionActivity, setSessionTitle, setSessionStatus } from "../directory";
+import { setSessionActivity, setSessionTitle, setSessionStatus } from "../d1-directory";
 import { CLOSE_SESSION_DELETED } from "../../shared/close-codes";
 import { publishIfChanged } from "../session-feed/feed-publish";
 import { markSeen, setNeedsYou } from "../session-list/session-list-directory";

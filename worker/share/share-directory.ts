@@ -1,6 +1,6 @@
 /** Share links in D1 (`share_links`, migrations/0008): only the token's SHA-256 is stored. */
 import type { ShareLinkSummary, ShareScope } from "../../shared/share-api";
-import { sha256Hex } from "../directory";
+import { sha256Hex } from "../d1-directory";
 import { SHARE_TOKEN_BYTES, type ShareLinkRow } from "./share-link-rules";
 
 const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");

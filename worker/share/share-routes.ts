@@ -12,7 +12,7 @@ import { SHARE_PROTOCOL, shareUrl } from "../../shared/share-socket";
 import type { Viewer } from "../../shared/viewer-protocol";
 import { apiError } from "../api-error";
 import { resolveIdentity, originAllowed } from "../auth/identity";
-import { getSession, sessionAccess, type User } from "../directory";
+import { getSession, sessionAccess, type User } from "../d1-directory";
 import { type Env, roomStub } from "../env";
 import { SHARE_HEADER, VIEWER_HEADER } from "../headers";
 import type { ShareGrant } from "../session-room/viewer-sockets";
