@@ -190,7 +190,7 @@ describe("the live list feed", () => {
     expect((await exports.default.fetch(`${ORIGIN}/api/sessions/feed`, { headers: h })).status).toBe(426);
     expect((await exports.default.fetch(`${ORIGIN}/api/sessions/feed`, { headers: { Upgrade: "websocket", Origin: ORIGIN } })).status).toBe(401);
     const feed = await Feed.open(OWNER);
-    const pong = new Promise<string>((r) => feed.ws.addEventListener("message", (e) => e.data === "pong" && r(e.data)));
+    const pong = new Promise<string>((r) => feed.ws.addEventListener("message", (e) => void (e.data === "pong" && r(e.data))));
     feed.ws.send("ping");
     expect(await pong).toBe("pong");
     feed.ws.send(JSON.stringify({ type: "subscribe", all: true }));

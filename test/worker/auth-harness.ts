@@ -52,7 +52,7 @@ export class AuthedViewer {
   closed: { code: number; reason: string } | null = null;
   private rid = 0;
   private constructor(readonly ws: WebSocket) {
-    ws.addEventListener("message", (e) => this.frames.push(JSON.parse(e.data as string) as ServerFrame));
+    ws.addEventListener("message", (e) => void this.frames.push(JSON.parse(e.data as string) as ServerFrame));
     ws.addEventListener("close", (e) => {
       this.closed = { code: e.code, reason: e.reason };
     });

@@ -163,7 +163,7 @@ describe("tunnel protocol version", () => {
     ws.addEventListener("message", (e) => {
       frames.push(JSON.parse(e.data as string) as MachineFrame);
     });
-    ws.addEventListener("close", (e) => (closed = { code: e.code, reason: e.reason }));
+    ws.addEventListener("close", (e) => void (closed = { code: e.code, reason: e.reason }));
     ws.send(
       JSON.stringify({
         type: "hello",

@@ -160,7 +160,7 @@ describe("queue beyond one slot", () => {
     const ws = res.webSocket!;
     ws.accept();
     const frames: any[] = [];
-    ws.addEventListener("message", (e) => frames.push(JSON.parse(e.data as string)));
+    ws.addEventListener("message", (e) => void frames.push(JSON.parse(e.data as string)));
     ws.send(JSON.stringify({ op: "message.send", rid: "v1", id: "vv", blocks: text("nope") }));
     await waitFor(() => frames.find((f) => f.rid === "v1"), "reply");
     expect(frames.find((f) => f.rid === "v1")).toMatchObject({ type: "error", code: "FORBIDDEN" });

@@ -109,7 +109,7 @@ describe("tunnel and Machine DO", () => {
     const chunk = (i: number) => daemon.chunk(sessionId, `${i},`);
     const ackedBefore = daemon.acked;
     let closeCode = 0;
-    daemon.ws.addEventListener("close", (e) => (closeCode = e.code));
+    daemon.ws.addEventListener("close", (e) => void (closeCode = e.code));
     const calls = await withRoomIngest(
       async () => {
         throw Object.assign(new Error("storage unavailable"), { retryable: true });
@@ -135,7 +135,7 @@ describe("tunnel and Machine DO", () => {
     const { daemon, sessionId } = await setupSession();
     const v = await TestViewer.open(sessionId);
     let closeCode = 0;
-    daemon.ws.addEventListener("close", (e) => (closeCode = e.code));
+    daemon.ws.addEventListener("close", (e) => void (closeCode = e.code));
     const errors = () => daemon.frames.filter((f) => f.type === "error");
     const before = errors().length;
     daemon.chunk(sessionId, "kept,"); // a real event in flight with the flood: not lost
@@ -208,7 +208,7 @@ describe("tunnel and Machine DO", () => {
     expect(wrong.status).toBe(401);
     const { daemon, machineId, token, sessionId } = await setupSession();
     let closed: number | null = null;
-    daemon.ws.addEventListener("close", (e) => (closed = e.code));
+    daemon.ws.addEventListener("close", (e) => void (closed = e.code));
     expect((await api(`/api/machines/${machineId}`, { method: "DELETE" })).status).toBe(200);
     await waitFor(() => closed !== null, "tunnel closed");
     expect(closed).toBe(4401);
