@@ -10,7 +10,6 @@ import { CLOSE_SHARE_ENDED } from "../../shared/close-codes";
 import { SHARE_PROTOCOL } from "../../shared/share-socket";
 import type { CreatedShareLink, OpenedShare, ShareLinksReply } from "../../shared/share-api";
 import { ClientOp, type ClientOpName, type ServerFrame } from "../../shared/viewer-protocol";
-import { framesOf } from "../../shared/fold";
 import { asUser, AuthedViewer, call } from "./auth-harness";
 import { ORIGIN, TestDaemon, waitFor } from "./harness";
 
@@ -37,25 +36,14 @@ async function createLink(sessionId: string, body: Record<string, unknown>, who 
 }
 const tokenOf = (url: string) => new URL(url).hash.slice(1);
 
-/** A spectator's socket: the token in Sec-WebSocket-Protocol, optionally signed in. */
-class Spectator {
-  frames: ServerFrame[] = [];
-  closed: { code: number; reason: string; at: number } | null = null;
-  private rid = 0;
-  private constructor(readonly ws: WebSocket) {
-    ws.addEventListener("message", (e) => {
-      if (typeof e.data === "string" && e.data !== "pong") this.frames.push(...framesOf(JSON.parse(e.data) as ServerFrame));
-    });
-    ws.addEventListener("close", (e) => {
-      this.closed = { code: e.code, reason: e.reason, at: Date.now() };
-    });
-  }
-  static upgrade(token: string, headers: Record<string, string> = {}) {
+/** A spectator's socket: the token in Sec-WebSocket-Protocol, optionally signed in (a viewer socket otherwise). */
+class Spectator extends AuthedViewer {
+  static override upgrade(token: string, headers: Record<string, string> = {}) {
     return exports.default.fetch(`${ORIGIN}/api/share/ws?after=0`, {
       headers: { Upgrade: "websocket", Origin: ORIGIN, "Sec-WebSocket-Protocol": `${SHARE_PROTOCOL}, ${token}`, ...headers },
     });
   }
-  static async open(token: string, headers: Record<string, string> = {}) {
+  static override async open(token: string, headers: Record<string, string> = {}) {
     const res = await Spectator.upgrade(token, headers);
     expect(res.status).toBe(101);
     expect(res.headers.get("Sec-WebSocket-Protocol")).toBe(SHARE_PROTOCOL);
@@ -63,14 +51,6 @@ class Spectator {
     const s = new Spectator(res.webSocket!);
     await waitFor(() => s.frames.some((f) => f.type === "ready"), "spectator ready");
     return s;
-  }
-  welcome() {
-    return this.frames.find((f): f is Extract<ServerFrame, { type: "welcome" }> => f.type === "welcome");
-  }
-  async op(op: Record<string, unknown>) {
-    const rid = `s${++this.rid}`;
-    this.ws.send(JSON.stringify({ ...op, rid }));
-    return waitFor(() => this.frames.find((f): f is Extract<ServerFrame, { type: "ack" | "error" }> => (f.type === "ack" || f.type === "error") && f.rid === rid), `reply to ${String(op.op)}`);
   }
   texts() {
     return this.frames.flatMap((f) => (f.type === "event" ? [f.event] : f.type === "snapshot" ? f.events : [])).flatMap((e) => {

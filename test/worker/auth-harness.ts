@@ -2,6 +2,7 @@
 import { env, exports } from "cloudflare:workers";
 import { importJWK, type JWK, SignJWT, generateKeyPair } from "jose";
 import { expect } from "vitest";
+import { framesOf } from "../../shared/fold";
 import type { ServerFrame } from "../../shared/viewer-protocol";
 import { ORIGIN, waitFor } from "./harness";
 
@@ -49,12 +50,15 @@ export async function call<T = any>(path: string, init: RequestInit & { headers?
 /** A minimal viewer socket carrying explicit headers (identity, Origin). */
 export class AuthedViewer {
   frames: ServerFrame[] = [];
-  closed: { code: number; reason: string } | null = null;
+  closed: { code: number; reason: string; at: number } | null = null;
   private rid = 0;
-  private constructor(readonly ws: WebSocket) {
-    ws.addEventListener("message", (e) => void this.frames.push(JSON.parse(e.data as string) as ServerFrame));
+  protected constructor(readonly ws: WebSocket) {
+    // A batch is the frames it stands for (framesOf), as the client reads them.
+    ws.addEventListener("message", (e) => {
+      if (typeof e.data === "string" && e.data !== "pong") this.frames.push(...framesOf(JSON.parse(e.data) as ServerFrame));
+    });
     ws.addEventListener("close", (e) => {
-      this.closed = { code: e.code, reason: e.reason };
+      this.closed = { code: e.code, reason: e.reason, at: Date.now() };
     });
   }
 
