@@ -40,16 +40,18 @@ export const DEMO_CONFIG: AgentConfig = {
   images: false,
 };
 
-/** Daemons whose tunnel is open: settled when their file ends (settleDaemons). */
+/** Daemons that opened a tunnel in this file (closed by the test or not): settled when the file ends (settleDaemons). */
 const openDaemons = new Set<TestDaemon>();
 
 /**
- * Closes every tunnel a test left open and waits until a room of that machine has heard it go offline. A file
- * that ends with the Machine still telling its rooms (the close's RPCs in flight) fails the whole run with
- * vitest's "Closing rpc while "resolve" was pending" — an unhandled error, exit 1, though every test passed.
+ * Closes every tunnel a test opened (again, if the test closed it) and waits until a room of that machine has
+ * heard it go offline. A file that ends with the Machine still telling its rooms (the close's RPCs in flight)
+ * fails the whole run with vitest's "Closing rpc while "resolve" was pending" — an unhandled error, exit 1,
+ * though every test passed.
  */
 export async function settleDaemons(): Promise<void> {
   for (const daemon of [...openDaemons]) {
+    openDaemons.delete(daemon);
     const sessionId = daemon.of("session.open")[0]?.sessionId;
     const watcher = sessionId ? await TestViewer.open(sessionId).catch(() => null) : null;
     daemon.close();
@@ -182,7 +184,6 @@ export class TestDaemon {
 
   close(): void {
     this.welcomed = false;
-    openDaemons.delete(this);
     try {
       this.ws.close(1000, "bye");
     } catch {
