@@ -1,12 +1,12 @@
 /**
  * The daemon's sending discipline for benchmarks running inside workerd: events numbered, coalesced
- * into `batch` frames, at most MAX_FRAMES_IN_FLIGHT frames awaiting an ack (daemon/src/send-window.ts,
+ * into `batch` frames, at most MAX_FRAMES_IN_FLIGHT frames awaiting an ack (daemon/src/tunnel/send-window.ts,
  * the same module the real tunnel client uses). Works on any tunnel socket (the real Machine or the
  * bench's bare relay), so both sides of a ratio see the same producer.
  */
 import { MAX_BATCH_EVENTS } from "../shared/limits";
 import type { DaemonEvent } from "../shared/tunnel-protocol";
-import { MAX_FRAMES_IN_FLIGHT, makeSendWindow } from "../daemon/src/send-window";
+import { MAX_FRAMES_IN_FLIGHT, makeSendWindow } from "../daemon/src/tunnel/send-window";
 
 export class PacedDaemon {
   private readonly window = makeSendWindow<{ n: number; event: DaemonEvent }>(MAX_FRAMES_IN_FLIGHT);

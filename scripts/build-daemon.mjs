@@ -16,7 +16,7 @@ const TARGET = `node${/\d+/.exec(pkg.engines.node)[0]}`;
 rmSync(OUT, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: ROOT,
-  entryPoints: { baton: join(DAEMON, "src", "cli.ts"), "demo-agent": join(DAEMON, "demo-agent", "main.ts") },
+  entryPoints: { baton: join(DAEMON, "src", "cli", "cli.ts"), "demo-agent": join(DAEMON, "demo-agent", "main.ts") },
   outdir: OUT,
   outExtension: { ".js": ".mjs" },
   bundle: true,

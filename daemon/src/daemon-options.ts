@@ -1,7 +1,7 @@
 /** What `startDaemon` takes. The CLI builds this from flags / env / config file (cli-args.ts). */
-import type { CustomAgent } from "./agent-presets";
-import type { SessionTimeouts } from "./session-timeouts";
-import type { BackoffOptions } from "./backoff";
+import type { CustomAgent } from "./agent/agent-presets";
+import type { SessionTimeouts } from "./agent/session-timeouts";
+import type { BackoffOptions } from "./tunnel/backoff";
 import type { LogSink } from "./log";
 
 export type DaemonOptions = {

@@ -2,19 +2,19 @@
 import os from "node:os";
 import { Id } from "../../shared/viewer-protocol";
 import type { AgentInfo } from "../../shared/tunnel-protocol";
-import { detectAgents, type ResolvedAgent } from "./agent-presets";
+import { detectAgents, type ResolvedAgent } from "./agent/agent-presets";
 import { resolveRoots } from "./allowed-roots";
-import { migrateCapabilityCache, readCapabilityCache, sameCapabilities, withLearnt, writeCapabilityCache, type CapabilityCache } from "./capability-cache";
+import { migrateCapabilityCache, readCapabilityCache, sameCapabilities, withLearnt, writeCapabilityCache, type CapabilityCache } from "./agent/capability-cache";
 import type { DaemonOptions } from "./daemon-options";
 import { errorMessage, makeLogger, type Logger } from "./log";
-import { createSessionHost, type SessionHost } from "./session-host";
-import { createAskHandler } from "./agent-asks";
-import { createTunnelClient, tunnelUrl, type TunnelClient, type TunnelStatus } from "./tunnel-client";
+import { createSessionHost, type SessionHost } from "./agent/session-host";
+import { createAskHandler } from "./agent/agent-asks";
+import { createTunnelClient, tunnelUrl, type TunnelClient, type TunnelStatus } from "./tunnel/tunnel-client";
 import { DAEMON_VERSION } from "./version";
 
 export type { DaemonOptions } from "./daemon-options";
-export type { TunnelStatus } from "./tunnel-client";
-export { detectAgents, AGENT_PRESETS } from "./agent-presets";
+export type { TunnelStatus } from "./tunnel/tunnel-client";
+export { detectAgents, AGENT_PRESETS } from "./agent/agent-presets";
 export { DAEMON_VERSION } from "./version";
 
 export type RunningDaemon = {

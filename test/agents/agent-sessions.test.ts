@@ -3,7 +3,7 @@
 // answer), and the next prompt continues it — the fake model's recorded request carries the earlier turn. Then a
 // fork (ACP session/fork) loads and continues with the same history. Agents: env BATON_AGENTS (default claude,codex).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAskHandler } from "../../daemon/src/agent-asks";
+import { createAskHandler } from "../../daemon/src/agent/agent-asks";
 import { silentLogger } from "../../daemon/src/log";
 import { AskResults } from "../../shared/tunnel-ask";
 import { startFakeModel, type FakeModel } from "../fake-model/server";

@@ -5,8 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
-import { AGENT_PRESETS, type ResolvedAgent } from "../../daemon/src/agent-presets";
-import { createSessionHost, type SessionHost } from "../../daemon/src/session-host";
+import { AGENT_PRESETS, type ResolvedAgent } from "../../daemon/src/agent/agent-presets";
+import { createSessionHost, type SessionHost } from "../../daemon/src/agent/session-host";
 import { silentLogger } from "../../daemon/src/log";
 import { makeRecorder, tmpDir, type Recorder } from "../daemon/host-harness";
 import type { FakeModel } from "../fake-model/server";

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { LaunchSpec } from "../../daemon/src/agent-process";
+import type { LaunchSpec } from "../../daemon/src/agent/agent-process";
 import * as installer from "../../scripts/install-agents.mjs";
 import { geminiArgv, geminiEnv, geminiHome } from "../fixtures/gemini/gemini-launch";
 

@@ -1,7 +1,7 @@
 // The agent's process group dies with it: a child that outlives the agent's SIGTERM (codex's exec helpers,
 // a shell command mid-run) must not keep writing into the workspace after the session is closed.
 import { describe, expect, it } from "vitest";
-import { spawnAgent } from "../../daemon/src/agent-process";
+import { spawnAgent } from "../../daemon/src/agent/agent-process";
 
 const groupAlive = (pgid: number): boolean => {
   try {

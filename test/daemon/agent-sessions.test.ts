@@ -4,9 +4,9 @@
  * delete, fork, and the asks' bad input (unknown kind, cwd outside the roots, unknown agent / session).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createAskHandler } from "../../daemon/src/agent-asks";
+import { createAskHandler } from "../../daemon/src/agent/agent-asks";
 import { silentLogger } from "../../daemon/src/log";
-import type { AskAnswer } from "../../daemon/src/tunnel-client";
+import type { AskAnswer } from "../../daemon/src/tunnel/tunnel-client";
 import { type AskKind, type AskOutcome, outcomeOf } from "../../shared/tunnel-ask";
 import { agentText, demoAgent, FAST_DEMO_ENV, type HostFixture, makeHostFixture } from "./host-harness";
 

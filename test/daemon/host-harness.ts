@@ -4,9 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach } from "vitest";
 import { DaemonEvent, type MachineCommand } from "../../shared/tunnel-protocol";
-import { AGENT_PRESETS, demoLaunch, type ResolvedAgent } from "../../daemon/src/agent-presets";
-import { createSessionHost, type SessionHost } from "../../daemon/src/session-host";
-import type { SessionTimeouts } from "../../daemon/src/session-timeouts";
+import { AGENT_PRESETS, demoLaunch, type ResolvedAgent } from "../../daemon/src/agent/agent-presets";
+import { createSessionHost, type SessionHost } from "../../daemon/src/agent/session-host";
+import type { SessionTimeouts } from "../../daemon/src/agent/session-timeouts";
 import type { Logger } from "../../daemon/src/log";
 import { startDaemon, type RunningDaemon } from "../../daemon/src/index";
 

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { capabilitiesFrom } from "../../daemon/src/agent-config";
+import { capabilitiesFrom } from "../../daemon/src/agent/agent-config";
 import { sendFrame, useMachineServers } from "./fake-machine";
 import { FAST_DEMO_ENV, useDaemons, useTmpDirs } from "./host-harness";
 

@@ -366,7 +366,7 @@ describe("ACP host: session lifecycle", () => {
 
   it("an agent that dies during startup → session.failed with its exit status", async () => {
     f = makeHostFixture();
-    const { createSessionHost } = await import("../../daemon/src/session-host");
+    const { createSessionHost } = await import("../../daemon/src/agent/session-host");
     const { makeRecorder } = await import("./host-harness");
     const rec = makeRecorder();
     const host = createSessionHost({

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TUNNEL_PATH, TUNNEL_TOKEN_HEADER, type DaemonEvent, type MachineCommand } from "../../shared/tunnel-protocol";
 import { makeLogger } from "../../daemon/src/log";
-import { createTunnelClient, tunnelUrl, type TunnelClient } from "../../daemon/src/tunnel-client";
+import { createTunnelClient, tunnelUrl, type TunnelClient } from "../../daemon/src/tunnel/tunnel-client";
 import { eventNs, sendFrame, sendFrame as send, useMachineServers } from "./fake-machine";
 
 const TOKEN = "secret-machine-token-123";

@@ -2,7 +2,7 @@
 // (close 4426) is reported once with the upgrade command and retried slowly, never in a tight loop.
 import { afterEach, describe, expect, it } from "vitest";
 import { makeLogger } from "../../daemon/src/log";
-import { createTunnelClient, type TunnelClient } from "../../daemon/src/tunnel-client";
+import { createTunnelClient, type TunnelClient } from "../../daemon/src/tunnel/tunnel-client";
 import { CLOSE_UPGRADE_REQUIRED, TUNNEL_PROTOCOL_VERSION, upgradeCommand } from "../../shared/protocol-version";
 import { sendFrame, useMachineServers } from "./fake-machine";
 

@@ -5,11 +5,11 @@ import { describe, expect, it } from "vitest";
 import { MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
 import { DaemonEvent } from "../../shared/tunnel-protocol";
 import { chunkText, parseDemoScript } from "../../daemon/demo-agent/demo-script";
-import { configAfterSetOption, configAfterUpdate, initialAgentConfig } from "../../daemon/src/agent-config";
-import { detectAgents, type CustomAgent } from "../../daemon/src/agent-presets";
-import { backoffDelay } from "../../daemon/src/backoff";
-import { UsageError, parseCli } from "../../daemon/src/cli-args";
-import { fitEvent } from "../../daemon/src/frame-fit";
+import { configAfterSetOption, configAfterUpdate, initialAgentConfig } from "../../daemon/src/agent/agent-config";
+import { detectAgents, type CustomAgent } from "../../daemon/src/agent/agent-presets";
+import { backoffDelay } from "../../daemon/src/tunnel/backoff";
+import { UsageError, parseCli } from "../../daemon/src/cli/cli-args";
+import { fitEvent } from "../../daemon/src/tunnel/frame-fit";
 import { redact } from "../../daemon/src/log";
 import { useTmpDirs } from "./host-harness";
 

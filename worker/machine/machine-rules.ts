@@ -13,7 +13,7 @@ export type Numbered = { n: number; event: DaemonEvent };
 
 /**
  * Per-tunnel charge for daemon frames, by size, before anything parses them (as viewer frames are charged,
- * session-room/rate-limit.ts). A daemon sends at most 2 frames unacked (daemon/src/send-window.ts), so a
+ * session-room/rate-limit.ts). A daemon sends at most 2 frames unacked (daemon/src/tunnel/send-window.ts), so a
  * legitimate one stays far below this: bench ingest (~10k chunk events/s, ~1.5 MB/s in ~100 frames/s) costs
  * ~200 tokens/s, a fifth of the refill. Only a peer ignoring the send window reaches it; it then costs the
  * Machine at most this much parsing.

@@ -1,7 +1,7 @@
 /**
  * The room's side of config: which writes the agent can take (only what it advertised), the room-only
  * settings, and the config_state viewers see. The agent's config itself is computed by the daemon
- * (daemon/src/agent-config.ts) and arrives as `session.ready` / `config.state`: the room stores and relays
+ * (daemon/src/agent/agent-config.ts) and arrives as `session.ready` / `config.state`: the room stores and relays
  * it, never recomputes it from session updates.
  */
 import type { AgentConfig, MachineCommand } from "../../shared/tunnel-protocol";
