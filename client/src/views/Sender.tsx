@@ -22,7 +22,11 @@ import {
   type SelectOption,
   selectorsFor,
 } from "../session/composer-logic";
-import { applyCommand, commandName, filterCommands, moveActive, slashQuery } from "../session/slash-logic";
+import { createPicker } from "../session/create-picker";
+import { createFileSearch, type FilesAnswer } from "../session/file-search";
+import { applyMention, mentionLink, mentionQuery, mentionSegments, pruneMentions } from "../session/mention-logic";
+import { applyCommand, commandName, filterCommands, slashQuery } from "../session/slash-logic";
+import { PickerPopover } from "./PickerPopover";
 
 type Props = {
   draft: Draft;
@@ -38,14 +42,18 @@ type Props = {
   commands?: readonly Command[];
   /** Why sending is impossible right now (shown as the placeholder), if it is. */
   placeholder?: string;
+  /** The session directory's files matching a query (the "@" picker); without it "@" opens nothing. */
+  files?: (query: string) => Promise<FilesAnswer>;
   /** Receives a function that focuses the textarea (after a take-back, for instance). */
   focusRef?: (focus: () => void) => void;
 };
 
 const MAX_HEIGHT_VH = 0.4;
+const NO_FILES: FilesAnswer = { ok: false, code: "NOT_OFFERED", message: "files are not offered here" };
 
 export function Sender(props: Props) {
   let input!: HTMLTextAreaElement;
+  let backdrop: HTMLDivElement | undefined;
   // A setting changed while a turn runs: said beside the controls until the turn ends (not a toast).
   const [changedMidTurn, setChangedMidTurn] = createSignal<string | null>(null);
   createEffect(() => {
@@ -75,51 +83,61 @@ export function Sender(props: Props) {
     });
   });
 
-  // ---- slash-command picker
-  const listId = createUniqueId();
+  // ---- the pickers: "/" commands and "@" files, one popover and one keyboard model
   const [caret, setCaret] = createSignal(0);
-  /** The draft text Esc closed the picker at: it stays closed until the text changes. */
+  /** The draft text Esc closed a picker at: it stays closed until the text changes. */
   const [dismissedAt, setDismissedAt] = createSignal<string | null>(null);
-  const [active, setActive] = createSignal(0);
+  const trackCaret = () => input && setCaret(input.selectionStart ?? input.value.length);
+  /** Puts `text` in the draft with the caret (or a selection) at `selection`, focus kept in the textarea. */
+  const writeDraft = (draft: Draft, selection: [number, number]) => {
+    setCaret(selection[1]);
+    props.onDraft(draft);
+    queueMicrotask(() => {
+      input.focus();
+      input.setSelectionRange(selection[0], selection[1]);
+      setCaret(selection[1]);
+      grow();
+    });
+  };
+
   const hasCommands = () => (props.commands?.length ?? 0) > 0;
   const query = () => slashQuery(props.draft.text, caret());
   const matches = createMemo(() => {
     const q = query();
     return q === null || !props.commands ? [] : filterCommands(props.commands, q);
   });
-  const pickerOpen = () => props.canAct && matches().length > 0 && dismissedAt() !== props.draft.text;
-  createEffect(on(query, () => setActive(0)));
-  const optionId = (i: number) => `${listId}-${i}`;
-  const trackCaret = () => input && setCaret(input.selectionStart ?? input.value.length);
-  const pick = (c: Command) => {
+  const slashOpen = () => props.canAct && matches().length > 0 && dismissedAt() !== props.draft.text;
+  const pickCommand = (c: Command) => {
     const next = applyCommand(props.draft.text, c);
-    setCaret(next.selection[1]);
-    props.onDraft({ ...props.draft, text: next.text });
-    queueMicrotask(() => {
-      input.focus();
-      input.setSelectionRange(next.selection[0], next.selection[1]);
-      setCaret(next.selection[1]);
-      grow();
-    });
+    writeDraft({ ...props.draft, text: next.text }, next.selection);
   };
-  /** Picker keys; true when the key was the picker's. */
-  const pickerKey = (e: KeyboardEvent): boolean => {
-    if (!pickerOpen()) return false;
-    const n = matches().length;
-    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-      setActive((i) => moveActive(i, e.key === "ArrowDown" ? 1 : -1, n));
-      document.getElementById(optionId(active()))?.scrollIntoView?.({ block: "nearest" });
-    } else if ((e.key === "Enter" && !e.shiftKey) || e.key === "Tab") {
-      if (composing || e.isComposing) return false;
-      const c = matches()[active()];
-      if (!c) return false;
-      pick(c);
-    } else if (e.key === "Escape") {
-      setDismissedAt(props.draft.text);
-    } else return false;
-    e.preventDefault();
-    return true;
+  const slash = createPicker({ items: matches, isOpen: slashOpen, resetOn: query, onPick: pickCommand, onClose: () => setDismissedAt(props.draft.text) });
+
+  const mention = createMemo(() => (props.files && props.canAct ? mentionQuery(props.draft.text, caret()) : null));
+  const mentionOpen = () => mention() !== null && dismissedAt() !== props.draft.text;
+  const fileSearch = createFileSearch({ query: () => (mentionOpen() ? (mention()?.query ?? null) : null), list: (q) => (props.files ? props.files(q) : Promise.resolve(NO_FILES)) });
+  const pickFile = (rel: string) => {
+    const at = mention();
+    const root = fileSearch.root();
+    if (!at || root === null) return;
+    const next = applyMention(props.draft, at, mentionLink(root, rel));
+    writeDraft(next.draft, [next.caret, next.caret]);
   };
+  const files = createPicker({ items: fileSearch.files, isOpen: mentionOpen, resetOn: () => mention()?.query, onPick: pickFile, onClose: () => setDismissedAt(props.draft.text) });
+  const openPicker = () => (slashOpen() ? slash : mentionOpen() ? files : null);
+  /** The open picker when its listbox is on screen (the files picker may show only its status line). */
+  const listShown = () => {
+    const p = openPicker();
+    return p === slash || (p === files && fileSearch.files().length > 0) ? p : null;
+  };
+  const pickerAnnouncement = () =>
+    slashOpen()
+      ? `${matches().length} ${matches().length === 1 ? "command" : "commands"}`
+      : mentionOpen()
+        ? (fileSearch.status() ?? `${fileSearch.files().length} ${fileSearch.files().length === 1 ? "file" : "files"}`)
+        : "";
+  const segments = createMemo(() => mentionSegments(props.draft.text, props.draft.attachments));
+  const hasChips = () => segments().some((seg) => seg.mention);
 
   // ---- config options sheet
   const optionsPop = createPopover("above-composer");
@@ -159,39 +177,43 @@ export function Sender(props: Props) {
         </div>
       </Show>
       <span class="sr-only" aria-live="polite" data-testid="slash-count">
-        {pickerOpen() ? `${matches().length} ${matches().length === 1 ? "command" : "commands"}` : ""}
+        {pickerAnnouncement()}
       </span>
-      <Show when={pickerOpen()}>
-        <ul class="slash-list" id={listId} role="listbox" aria-label="Commands" data-testid="slash-list">
-          <For each={matches()}>
-            {(c, i) => (
-              <li
-                id={optionId(i())}
-                role="option"
-                class="slash-option"
-                aria-selected={i() === active()}
-                // Keep the focus (and a phone's keyboard) in the textarea.
-                onPointerDown={(e) => e.preventDefault()}
-                onClick={() => pick(c)}
-              >
-                <span class="cmd-name">/{commandName(c)}</span>
-                <span class="cmd-desc">{c.description}</span>
-              </li>
-            )}
-          </For>
-        </ul>
+      <Show when={slashOpen()}>
+        <PickerPopover picker={slash} label="Commands" testId="slash-list" items={matches()} onPick={pickCommand}>
+          {(c) => (
+            <>
+              <span class="cmd-name">/{commandName(c)}</span>
+              <span class="cmd-desc">{c.description}</span>
+            </>
+          )}
+        </PickerPopover>
       </Show>
+      <Show when={mentionOpen()}>
+        <PickerPopover picker={files} label="Files" testId="file-list" items={fileSearch.files()} status={fileSearch.status()} onPick={pickFile}>
+          {(rel) => <FileOption path={rel} />}
+        </PickerPopover>
+      </Show>
+      <div class="composer-field">
+        {/* The mention chips, drawn under the textarea's own (transparent-backed) text at the same place. */}
+        <Show when={hasChips()}>
+          <div class="composer-backdrop composer-input" ref={backdrop} aria-hidden="true" data-testid="mention-chips">
+            <For each={segments()}>{(seg) => (seg.mention ? <mark class="mention-chip">{seg.text}</mark> : seg.text)}</For>
+            {"\n"}
+          </div>
+        </Show>
       <textarea
         ref={input}
         data-testid="composer-input"
         class="composer-input"
         aria-label="Message"
         // A textarea keeps its implicit textbox role (an editable combobox must be single-line, ARIA 1.2).
-        aria-haspopup={hasCommands() ? "listbox" : undefined}
-        aria-autocomplete={pickerOpen() ? "list" : undefined}
-        aria-controls={pickerOpen() ? listId : undefined}
-        aria-activedescendant={pickerOpen() ? optionId(active()) : undefined}
+        aria-haspopup={hasCommands() || props.files ? "listbox" : undefined}
+        aria-autocomplete={openPicker() ? "list" : undefined}
+        aria-controls={listShown()?.listId}
+        aria-activedescendant={listShown()?.optionId(listShown()!.active())}
         onKeyUp={trackCaret}
+        onScroll={() => backdrop && (backdrop.scrollTop = input.scrollTop)}
         onClick={trackCaret}
         onBlur={() => setDismissedAt(props.draft.text)}
         onFocus={() => setDismissedAt(null)}
@@ -202,7 +224,7 @@ export function Sender(props: Props) {
         enterkeyhint={props.turnActive ? "enter" : "send"}
         onInput={(e) => {
           setCaret(e.currentTarget.selectionStart ?? e.currentTarget.value.length);
-          props.onDraft({ ...props.draft, text: e.currentTarget.value });
+          props.onDraft(pruneMentions(props.draft.text, { ...props.draft, text: e.currentTarget.value }));
           grow();
         }}
         onCompositionStart={() => (composing = true)}
@@ -211,7 +233,7 @@ export function Sender(props: Props) {
           composedAt = Date.now();
         }}
         onKeyDown={(e) => {
-          if (pickerKey(e)) return;
+          if (openPicker()?.onKey(e, composing)) return;
           if (!isSendKey(e)) return;
           // Safari fires the IME's confirming Enter just after compositionend.
           if (composing || Date.now() - composedAt < 50) return;
@@ -219,6 +241,7 @@ export function Sender(props: Props) {
           trySend();
         }}
       />
+      </div>
       <Show when={changedMidTurn()}>
         <div class="composer-note" data-testid="applies-next-turn" role="status">
           {changedMidTurn()} changed — applies from the next turn
@@ -344,6 +367,19 @@ export function Sender(props: Props) {
         </div>
       </div>
     </div>
+  );
+}
+
+/** A file in the "@" picker: its name first, the folder it is in after (paths are long on a phone). */
+function FileOption(props: { path: string }) {
+  const cut = () => props.path.lastIndexOf("/");
+  return (
+    <>
+      <span class="cmd-name">{props.path.slice(cut() + 1)}</span>
+      <Show when={cut() > 0}>
+        <span class="cmd-desc">{props.path.slice(0, cut())}</span>
+      </Show>
+    </>
   );
 }
 

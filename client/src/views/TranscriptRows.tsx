@@ -29,6 +29,7 @@ import { clockTime } from "../lib/format";
 /** Diffs are a minority of rows: their code loads with the first one shown. */
 const DiffView = lazy(() => import("./DiffView").then((m) => ({ default: m.DiffView })));
 import { type Attachment, attachmentLabel } from "../session/composer-logic";
+import { mentionSegments } from "../session/mention-logic";
 
 /** Plain text with `backtick` spans as inline code — text nodes only, never HTML. */
 export function InlineCode(props: { text: string }) {
@@ -44,7 +45,10 @@ export function UserMessage(props: { row: UserRow; mine: boolean }) {
       .filter((b) => b.type === "text")
       .map((b) => (b.type === "text" ? b.text : ""))
       .join("");
-  const extras = () => props.row.blocks.filter((b) => b.type !== "text");
+  const segments = () => mentionSegments(text(), props.row.blocks);
+  // A mentioned file shows as its chip in the text, not again as a pill.
+  const chips = () => new Set(segments().filter((s) => s.mention).map((s) => s.text));
+  const extras = () => props.row.blocks.filter((b) => b.type !== "text" && !(b.type === "resource_link" && chips().has(`@${b.name}`)));
   return (
     <div class="row row-user" classList={{ mine: props.mine }} data-testid="row-user">
       <div class="user-meta">
@@ -69,7 +73,9 @@ export function UserMessage(props: { row: UserRow; mine: boolean }) {
       <div class="bubble">
         {/* User text renders as text, never as HTML. */}
         <Show when={text()}>
-          <div class="user-text">{text()}</div>
+          <div class="user-text">
+            <For each={segments()}>{(seg) => (seg.mention ? <mark class="mention-chip">{seg.text}</mark> : seg.text)}</For>
+          </div>
         </Show>
         <Show when={extras().length}>
           <div class="bubble-attachments">
