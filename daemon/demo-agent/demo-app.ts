@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import * as acp from "@agentclientprotocol/sdk";
 import { z } from "zod";
+import { receivedLinks } from "./demo-received";
 import { chunkText, markdownReply, parseDemoScript, type DemoScript } from "./demo-script";
 import {
   DEFAULT_CONFIG_VALUES,
@@ -179,6 +180,12 @@ export function buildDemoAgent(settings: DemoSettings): acp.AgentApp {
       s.turn = turn;
       for (const block of params.prompt) appendHistory(s.history, { sessionUpdate: "user_message_chunk", content: historyBlock(block) });
       try {
+        const links = receivedLinks(params.prompt);
+        if (links) {
+          const said = { sessionUpdate: "agent_message_chunk" as const, content: { type: "text" as const, text: links } };
+          appendHistory(s.history, said);
+          await client.notify(acp.methods.client.session.update, { sessionId: s.sessionId, update: said });
+        }
         const script = parseDemoScript(promptText(params.prompt));
         const imageCount = params.prompt.filter((b) => b.type === "image").length;
         await playScript({ settings, session: s, turn, client, script, text: promptText(params.prompt), imageCount, clientCapabilities });
