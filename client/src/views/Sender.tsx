@@ -23,8 +23,10 @@ import {
   selectorsFor,
 } from "../session/composer-logic";
 import { createPicker } from "../session/create-picker";
-import { createFileSearch, type FilesAnswer } from "../session/file-search";
-import { applyMention, mentionLink, mentionQuery, mentionSegments, pruneMentions } from "../session/mention-logic";
+import type { FilesAnswer } from "../session/file-search";
+import { mentionQuery } from "../session/mention-query";
+import { mentions } from "../session/mentions-on-demand";
+import type { FilePickerState } from "./Mentions";
 import { applyCommand, commandName, filterCommands, slashQuery } from "../session/slash-logic";
 import { PickerPopover } from "./PickerPopover";
 
@@ -113,30 +115,23 @@ export function Sender(props: Props) {
   };
   const slash = createPicker({ items: matches, isOpen: slashOpen, resetOn: query, onPick: pickCommand, onClose: () => setDismissedAt(props.draft.text) });
 
+  // "@": the file picker's code loads on demand (mentions-on-demand.ts); until then "@" just types.
+  const mentionsCode = mentions.current;
+  onMount(() => props.files && mentions.warm());
   const mention = createMemo(() => (props.files && props.canAct ? mentionQuery(props.draft.text, caret()) : null));
   const mentionOpen = () => mention() !== null && dismissedAt() !== props.draft.text;
-  const fileSearch = createFileSearch({ query: () => (mentionOpen() ? (mention()?.query ?? null) : null), list: (q) => (props.files ? props.files(q) : Promise.resolve(NO_FILES)) });
-  const pickFile = (rel: string) => {
-    const at = mention();
-    const root = fileSearch.root();
-    if (!at || root === null) return;
-    const next = applyMention(props.draft, at, mentionLink(root, rel));
-    writeDraft(next.draft, [next.caret, next.caret]);
-  };
-  const files = createPicker({ items: fileSearch.files, isOpen: mentionOpen, resetOn: () => mention()?.query, onPick: pickFile, onClose: () => setDismissedAt(props.draft.text) });
-  const openPicker = () => (slashOpen() ? slash : mentionOpen() ? files : null);
+  createEffect(() => {
+    // A typed "@", or a link restored into the draft (its chip): the code is needed now.
+    if (mentionOpen() || props.draft.attachments.some((a) => a.type === "resource_link")) void mentions.load().catch(() => {});
+  });
+  const [filePicker, setFilePicker] = createSignal<FilePickerState | null>(null);
+  const files = () => (mentionOpen() ? filePicker()?.picker : undefined);
+  const openPicker = () => (slashOpen() ? slash : files() ?? null);
   /** The open picker when its listbox is on screen (the files picker may show only its status line). */
-  const listShown = () => {
-    const p = openPicker();
-    return p === slash || (p === files && fileSearch.files().length > 0) ? p : null;
-  };
+  const listShown = () => (slashOpen() ? slash : files() && filePicker()?.listShown() ? files() : null);
   const pickerAnnouncement = () =>
-    slashOpen()
-      ? `${matches().length} ${matches().length === 1 ? "command" : "commands"}`
-      : mentionOpen()
-        ? (fileSearch.status() ?? `${fileSearch.files().length} ${fileSearch.files().length === 1 ? "file" : "files"}`)
-        : "";
-  const segments = createMemo(() => mentionSegments(props.draft.text, props.draft.attachments));
+    slashOpen() ? `${matches().length} ${matches().length === 1 ? "command" : "commands"}` : mentionOpen() ? (filePicker()?.announcement() ?? "") : "";
+  const segments = createMemo(() => mentionsCode()?.mentionSegments(props.draft.text, props.draft.attachments) ?? []);
   const hasChips = () => segments().some((seg) => seg.mention);
 
   // ---- config options sheet
@@ -189,10 +184,20 @@ export function Sender(props: Props) {
           )}
         </PickerPopover>
       </Show>
-      <Show when={mentionOpen()}>
-        <PickerPopover picker={files} label="Files" testId="file-list" items={fileSearch.files()} status={fileSearch.status()} onPick={pickFile}>
-          {(rel) => <FileOption path={rel} />}
-        </PickerPopover>
+      <Show when={props.files && mentionsCode()}>
+        {(code) => {
+          const FilePicker = code().FilePicker;
+          return (
+            <FilePicker
+              at={mentionOpen() ? mention() : null}
+              draft={props.draft}
+              files={(q) => (props.files ? props.files(q) : Promise.resolve(NO_FILES))}
+              onPick={(draft, at) => writeDraft(draft, [at, at])}
+              onClose={() => setDismissedAt(props.draft.text)}
+              expose={(state) => setFilePicker(() => state)}
+            />
+          );
+        }}
       </Show>
       <div class="composer-field">
         {/* The mention chips, drawn under the textarea's own (transparent-backed) text at the same place. */}
@@ -224,7 +229,8 @@ export function Sender(props: Props) {
         enterkeyhint={props.turnActive ? "enter" : "send"}
         onInput={(e) => {
           setCaret(e.currentTarget.selectionStart ?? e.currentTarget.value.length);
-          props.onDraft(pruneMentions(props.draft.text, { ...props.draft, text: e.currentTarget.value }));
+          const next = { ...props.draft, text: e.currentTarget.value };
+          props.onDraft(mentionsCode()?.pruneMentions(props.draft.text, next) ?? next);
           grow();
         }}
         onCompositionStart={() => (composing = true)}
@@ -367,19 +373,6 @@ export function Sender(props: Props) {
         </div>
       </div>
     </div>
-  );
-}
-
-/** A file in the "@" picker: its name first, the folder it is in after (paths are long on a phone). */
-function FileOption(props: { path: string }) {
-  const cut = () => props.path.lastIndexOf("/");
-  return (
-    <>
-      <span class="cmd-name">{props.path.slice(cut() + 1)}</span>
-      <Show when={cut() > 0}>
-        <span class="cmd-desc">{props.path.slice(0, cut())}</span>
-      </Show>
-    </>
   );
 }
 

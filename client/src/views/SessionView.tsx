@@ -13,7 +13,7 @@ import { toast } from "../lib/toasts";
 import { createDraft } from "../session/create-draft";
 import { createFollow } from "../session/create-follow";
 import { createSessionStore } from "../session/create-session-store";
-import { fetchFiles } from "../session/file-search";
+import { mentions } from "../session/mentions-on-demand";
 import { ackOf } from "../connection/op-client";
 import { errorText, makeSessionActions } from "../session/session-actions";
 import { createTabAttention } from "../push/create-tab-attention";
@@ -299,7 +299,7 @@ function Session(props: { id: string; share?: SpectatorShare }) {
             canAct={canAct()}
             config={state.config}
             commands={state.commands}
-            files={(q) => fetchFiles(props.id, q)}
+            files={(q) => mentions.load().then((m) => m.fetchFiles(props.id, q))}
             placeholder={placeholder()}
             focusRef={(f) => (focusComposer = f)}
             onSend={() => {

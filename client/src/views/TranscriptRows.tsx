@@ -29,7 +29,7 @@ import { clockTime } from "../lib/format";
 /** Diffs are a minority of rows: their code loads with the first one shown. */
 const DiffView = lazy(() => import("./DiffView").then((m) => ({ default: m.DiffView })));
 import { type Attachment, attachmentLabel } from "../session/composer-logic";
-import { mentionSegments } from "../session/mention-logic";
+import { mentions } from "../session/mentions-on-demand";
 
 /** Plain text with `backtick` spans as inline code — text nodes only, never HTML. */
 export function InlineCode(props: { text: string }) {
@@ -45,7 +45,9 @@ export function UserMessage(props: { row: UserRow; mine: boolean }) {
       .filter((b) => b.type === "text")
       .map((b) => (b.type === "text" ? b.text : ""))
       .join("");
-  const segments = () => mentionSegments(text(), props.row.blocks);
+  // The chips' code loads on demand; until then the text reads plain.
+  if (props.row.blocks.some((b) => b.type === "resource_link")) void mentions.load().catch(() => {});
+  const segments = () => mentions.current()?.mentionSegments(text(), props.row.blocks) ?? [{ text: text(), mention: false }];
   // A mentioned file shows as its chip in the text, not again as a pill.
   const chips = () => new Set(segments().filter((s) => s.mention).map((s) => s.text));
   const extras = () => props.row.blocks.filter((b) => b.type !== "text" && !(b.type === "resource_link" && chips().has(`@${b.name}`)));
