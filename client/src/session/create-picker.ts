@@ -3,7 +3,6 @@
  * ids for aria-activedescendant, and the keyboard model of picker-keys.ts applied to the textarea's keys.
  */
 import { createEffect, createSignal, createUniqueId, on } from "solid-js";
-import { assertNever } from "../../../shared/assert-never";
 import { moveActive, pickerKey } from "./picker-keys";
 
 export type Picker = {
@@ -30,22 +29,14 @@ export function createPicker<T>(o: {
     if (!o.isOpen()) return false;
     const action = pickerKey(e, composing);
     if (!action) return false;
-    switch (action.kind) {
-      case "move":
-        setActive((i) => moveActive(i, action.delta, o.items().length));
-        document.getElementById(optionId(active()))?.scrollIntoView?.({ block: "nearest" });
-        break;
-      case "choose": {
-        const item = o.items()[active()];
-        if (item === undefined) return false;
-        o.onPick(item);
-        break;
-      }
-      case "close":
-        o.onClose();
-        break;
-      default:
-        return assertNever(action);
+    if (action === "choose") {
+      const item = o.items()[active()];
+      if (item === undefined) return false;
+      o.onPick(item);
+    } else if (action === "close") o.onClose();
+    else {
+      setActive((i) => moveActive(i, action === "next" ? 1 : -1, o.items().length));
+      document.getElementById(optionId(active()))?.scrollIntoView?.({ block: "nearest" });
     }
     e.preventDefault();
     return true;

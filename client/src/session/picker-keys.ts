@@ -4,20 +4,19 @@
  * any other key is the textarea's. An IME's confirming Enter is never a choice.
  */
 
-export type PickerAction = { kind: "move"; delta: 1 | -1 } | { kind: "choose" } | { kind: "close" } | null;
+export type PickerAction = "next" | "previous" | "choose" | "close" | null;
 
 export function pickerKey(e: Pick<KeyboardEvent, "key" | "shiftKey" | "isComposing">, composing: boolean): PickerAction {
   switch (e.key) {
     case "ArrowDown":
-      return { kind: "move", delta: 1 };
+      return "next";
     case "ArrowUp":
-      return { kind: "move", delta: -1 };
+      return "previous";
     case "Enter":
-      return e.shiftKey || composing || e.isComposing ? null : { kind: "choose" };
     case "Tab":
-      return composing || e.isComposing ? null : { kind: "choose" };
+      return (e.key === "Enter" && e.shiftKey) || composing || e.isComposing ? null : "choose";
     case "Escape":
-      return { kind: "close" };
+      return "close";
     default:
       return null;
   }

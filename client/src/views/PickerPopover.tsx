@@ -17,11 +17,9 @@ export function PickerPopover<T>(props: {
   onPick: (item: T) => void;
 }) {
   return (
-    <div class="picker-pop" data-testid={`${props.testId}-pop`}>
+    <div class="picker-pop">
       <Show when={props.status}>
-        <p class="picker-status" data-testid={`${props.testId}-status`}>
-          {props.status}
-        </p>
+        <p class="picker-status">{props.status}</p>
       </Show>
       <Show when={props.items.length}>
         <ul class="picker-list" id={props.picker.listId} role="listbox" aria-label={props.label} data-testid={props.testId}>

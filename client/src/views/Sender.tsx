@@ -24,9 +24,8 @@ import {
 } from "../session/composer-logic";
 import { createPicker } from "../session/create-picker";
 import type { FilesAnswer } from "../session/file-search";
-import { mentionQuery } from "../session/mention-query";
 import { mentions } from "../session/mentions-on-demand";
-import type { FilePickerState } from "./Mentions";
+import type { MentionApi } from "./Mentions";
 import { applyCommand, commandName, filterCommands, slashQuery } from "../session/slash-logic";
 import { PickerPopover } from "./PickerPopover";
 
@@ -51,11 +50,9 @@ type Props = {
 };
 
 const MAX_HEIGHT_VH = 0.4;
-const NO_FILES: FilesAnswer = { ok: false, code: "NOT_OFFERED", message: "files are not offered here" };
 
 export function Sender(props: Props) {
   let input!: HTMLTextAreaElement;
-  let backdrop: HTMLDivElement | undefined;
   // A setting changed while a turn runs: said beside the controls until the turn ends (not a toast).
   const [changedMidTurn, setChangedMidTurn] = createSignal<string | null>(null);
   createEffect(() => {
@@ -115,24 +112,10 @@ export function Sender(props: Props) {
   };
   const slash = createPicker({ items: matches, isOpen: slashOpen, resetOn: query, onPick: pickCommand, onClose: () => setDismissedAt(props.draft.text) });
 
-  // "@": the file picker's code loads on demand (mentions-on-demand.ts); until then "@" just types.
-  const mentionsCode = mentions.current;
+  // "@": the file picker and the chips load on demand (Mentions.tsx), warmed after the first paint; until then "@" just types.
+  const code = mentions.current;
   onMount(() => props.files && mentions.warm());
-  const mention = createMemo(() => (props.files && props.canAct ? mentionQuery(props.draft.text, caret()) : null));
-  const mentionOpen = () => mention() !== null && dismissedAt() !== props.draft.text;
-  createEffect(() => {
-    // A typed "@", or a link restored into the draft (its chip): the code is needed now.
-    if (mentionOpen() || props.draft.attachments.some((a) => a.type === "resource_link")) void mentions.load().catch(() => {});
-  });
-  const [filePicker, setFilePicker] = createSignal<FilePickerState | null>(null);
-  const files = () => (mentionOpen() ? filePicker()?.picker : undefined);
-  const openPicker = () => (slashOpen() ? slash : files() ?? null);
-  /** The open picker when its listbox is on screen (the files picker may show only its status line). */
-  const listShown = () => (slashOpen() ? slash : files() && filePicker()?.listShown() ? files() : null);
-  const pickerAnnouncement = () =>
-    slashOpen() ? `${matches().length} ${matches().length === 1 ? "command" : "commands"}` : mentionOpen() ? (filePicker()?.announcement() ?? "") : "";
-  const segments = createMemo(() => mentionsCode()?.mentionSegments(props.draft.text, props.draft.attachments) ?? []);
-  const hasChips = () => segments().some((seg) => seg.mention);
+  const [at, setAt] = createSignal<MentionApi | null>(null);
 
   // ---- config options sheet
   const optionsPop = createPopover("above-composer");
@@ -172,7 +155,7 @@ export function Sender(props: Props) {
         </div>
       </Show>
       <span class="sr-only" aria-live="polite" data-testid="slash-count">
-        {pickerAnnouncement()}
+        {slashOpen() ? `${matches().length} ${matches().length === 1 ? "command" : "commands"}` : (at()?.announcement() ?? "")}
       </span>
       <Show when={slashOpen()}>
         <PickerPopover picker={slash} label="Commands" testId="slash-list" items={matches()} onPick={pickCommand}>
@@ -184,29 +167,20 @@ export function Sender(props: Props) {
           )}
         </PickerPopover>
       </Show>
-      <Show when={props.files && mentionsCode()}>
-        {(code) => {
-          const FilePicker = code().FilePicker;
-          return (
-            <FilePicker
-              at={mentionOpen() ? mention() : null}
-              draft={props.draft}
-              files={(q) => (props.files ? props.files(q) : Promise.resolve(NO_FILES))}
-              onPick={(draft, at) => writeDraft(draft, [at, at])}
-              onClose={() => setDismissedAt(props.draft.text)}
-              expose={(state) => setFilePicker(() => state)}
-            />
-          );
-        }}
+      <Show when={props.files && code()}>
+        {(m) =>
+          m().MentionLayer({
+            draft: () => props.draft,
+            caret,
+            input: () => input,
+            enabled: () => props.canAct && dismissedAt() !== props.draft.text,
+            files: (q) => props.files!(q),
+            write: (draft, to) => writeDraft(draft, [to, to]),
+            dismiss: () => setDismissedAt(props.draft.text),
+            expose: (api) => setAt(() => api),
+          })
+        }
       </Show>
-      <div class="composer-field">
-        {/* The mention chips, drawn under the textarea's own (transparent-backed) text at the same place. */}
-        <Show when={hasChips()}>
-          <div class="composer-backdrop composer-input" ref={backdrop} aria-hidden="true" data-testid="mention-chips">
-            <For each={segments()}>{(seg) => (seg.mention ? <mark class="mention-chip">{seg.text}</mark> : seg.text)}</For>
-            {"\n"}
-          </div>
-        </Show>
       <textarea
         ref={input}
         data-testid="composer-input"
@@ -214,11 +188,10 @@ export function Sender(props: Props) {
         aria-label="Message"
         // A textarea keeps its implicit textbox role (an editable combobox must be single-line, ARIA 1.2).
         aria-haspopup={hasCommands() || props.files ? "listbox" : undefined}
-        aria-autocomplete={openPicker() ? "list" : undefined}
-        aria-controls={listShown()?.listId}
-        aria-activedescendant={listShown()?.optionId(listShown()!.active())}
+        aria-autocomplete={slashOpen() || at()?.open() ? "list" : undefined}
+        aria-controls={slashOpen() ? slash.listId : at()?.listId()}
+        aria-activedescendant={slashOpen() ? slash.optionId(slash.active()) : at()?.activeId()}
         onKeyUp={trackCaret}
-        onScroll={() => backdrop && (backdrop.scrollTop = input.scrollTop)}
         onClick={trackCaret}
         onBlur={() => setDismissedAt(props.draft.text)}
         onFocus={() => setDismissedAt(null)}
@@ -230,7 +203,7 @@ export function Sender(props: Props) {
         onInput={(e) => {
           setCaret(e.currentTarget.selectionStart ?? e.currentTarget.value.length);
           const next = { ...props.draft, text: e.currentTarget.value };
-          props.onDraft(mentionsCode()?.pruneMentions(props.draft.text, next) ?? next);
+          props.onDraft(at()?.prune(props.draft.text, next) ?? next);
           grow();
         }}
         onCompositionStart={() => (composing = true)}
@@ -239,7 +212,7 @@ export function Sender(props: Props) {
           composedAt = Date.now();
         }}
         onKeyDown={(e) => {
-          if (openPicker()?.onKey(e, composing)) return;
+          if (slash.onKey(e, composing) || at()?.onKey(e, composing)) return;
           if (!isSendKey(e)) return;
           // Safari fires the IME's confirming Enter just after compositionend.
           if (composing || Date.now() - composedAt < 50) return;
@@ -247,7 +220,6 @@ export function Sender(props: Props) {
           trySend();
         }}
       />
-      </div>
       <Show when={changedMidTurn()}>
         <div class="composer-note" data-testid="applies-next-turn" role="status">
           {changedMidTurn()} changed — applies from the next turn

@@ -93,7 +93,7 @@ describe("Sender: the @ file picker", () => {
     type("@src");
     await fileList();
     fireEvent.keyDown(input, { key: "Escape" });
-    expect(screen.queryByTestId("file-list-pop")).toBeNull();
+    expect(document.querySelector(".picker-pop")).toBeNull();
     fireEvent.keyDown(input, { key: "Enter" });
     expect(onSend).toHaveBeenCalledTimes(1);
     type("@");
@@ -107,7 +107,7 @@ describe("Sender: the @ file picker", () => {
     const offline = machine({ ok: false, code: "MACHINE_OFFLINE", message: "laptop is offline" });
     const { input, type, draft, onSend } = setup(offline);
     type("see @ap");
-    await waitFor(() => expect(screen.getByTestId("file-list-status")).toHaveTextContent("The machine is offline: its files cannot be listed."));
+    await waitFor(() => expect(document.querySelector(".picker-status")).toHaveTextContent("The machine is offline: its files cannot be listed."));
     expect(screen.queryByRole("listbox", { name: "Files" })).toBeNull();
     expect(input).not.toHaveAttribute("aria-activedescendant");
     expect(draft()).toEqual({ text: "see @ap", attachments: [] });
@@ -118,13 +118,13 @@ describe("Sender: the @ file picker", () => {
   it("a timeout says to keep typing; an answer with nothing says so", async () => {
     const { type, draft } = setup(machine({ ok: false, code: "ASK_TIMEOUT", message: "no answer" }));
     type("@x");
-    expect(screen.getByTestId("file-list-status")).toHaveTextContent("Listing files…");
-    await waitFor(() => expect(screen.getByTestId("file-list-status")).toHaveTextContent(/did not answer in time/));
+    expect(document.querySelector(".picker-status")).toHaveTextContent("Listing files…");
+    await waitFor(() => expect(document.querySelector(".picker-status")).toHaveTextContent(/did not answer in time/));
     expect(draft()).toEqual({ text: "@x", attachments: [] });
     cleanup();
     const empty = setup(machine({ ok: true, root: ROOT, files: [], truncated: false }));
     empty.type("@zzz");
-    await waitFor(() => expect(screen.getByTestId("file-list-status")).toHaveTextContent("No matching files."));
+    await waitFor(() => expect(document.querySelector(".picker-status")).toHaveTextContent("No matching files."));
   });
 
   it("the '/' picker is the same popover: a tap on a command, and the same keys", async () => {
@@ -144,7 +144,7 @@ describe("Sender: the @ file picker", () => {
   it("without a file source (a share link's page) '@' opens nothing", () => {
     const onDraft = vi.fn();
     render(() => <Sender draft={{ text: "@", attachments: [] }} onDraft={onDraft} turnActive={false} canAct config={null} onSend={() => {}} onStop={() => {}} onSelect={() => {}} />);
-    expect(screen.queryByTestId("file-list-pop")).toBeNull();
+    expect(document.querySelector(".picker-pop")).toBeNull();
     expect(screen.getByRole("textbox")).not.toHaveAttribute("aria-haspopup");
   });
 });

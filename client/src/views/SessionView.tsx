@@ -1,11 +1,13 @@
 import SlidersHorizontal from "lucide-solid/icons/sliders-horizontal";
 import Users from "lucide-solid/icons/users";
+import SearchIcon from "lucide-solid/icons/search";
 import { A, useNavigate, useParams } from "@solidjs/router";
 import ArrowDown from "lucide-solid/icons/arrow-down";
 import ArrowLeft from "lucide-solid/icons/arrow-left";
 import CloudOff from "lucide-solid/icons/cloud-off";
 import Eye from "lucide-solid/icons/eye";
-import { createEffect, createResource, createSignal, type JSX, lazy, onCleanup, Show, Suspense } from "solid-js";
+import { createEffect, createMemo, createResource, createSignal, type JSX, lazy, onCleanup, Show, Suspense } from "solid-js";
+import { onDemand } from "../lib/on-demand";
 import { api } from "../lib/api";
 import { warmMarkdown } from "../lib/create-markdown";
 import { shortPath } from "../lib/format";
@@ -16,11 +18,9 @@ import { createSessionStore } from "../session/create-session-store";
 import { mentions } from "../session/mentions-on-demand";
 import { ackOf } from "../connection/op-client";
 import { errorText, makeSessionActions } from "../session/session-actions";
-import { createTabAttention } from "../push/create-tab-attention";
 import { attentionTitle } from "../push/tab-attention";
 import { QueueChips } from "./QueueChips";
 import { Sender } from "./Sender";
-import { SessionSearch } from "./SessionSearch";
 import { ConnectionBadge, SessionStatusBadge } from "./StatusBadges";
 import { Toasts } from "./Toasts";
 import { Transcript } from "./Transcript";
@@ -32,6 +32,8 @@ const EnableNotificationsPrompt = lazy(() => import("./EnableNotificationsPrompt
 
 /** Shown only when the agent needs a login first: loaded then. */
 /** The header's members and settings panels load after the first paint: the session page's initial JS is near its budget. */
+// The search button's code in its own chunk (the panel's loads on its first press).
+const SessionSearch = lazy(() => import("./SessionSearch").then((m) => ({ default: m.SessionSearch })));
 const MembersPanel = lazy(() => import("./MembersPanel").then((m) => ({ default: m.MembersPanel })));
 const SessionSettings = lazy(() => import("./SessionSettings").then((m) => ({ default: m.SessionSettings })));
 /** Shown only after a Stop dropped queued messages: loads when it first has something to offer. */
@@ -45,6 +47,10 @@ const ACCESS_RECHECK_MS = 3_000;
  * A spectator's live view (issue 30 #3; the `/share` page, views/SharedSession.tsx, opens the link first):
  * this page in share mode — the spectator socket, no composer, no members or settings.
  */
+
+/** The tab's attention count (favicon badge while hidden): off the first paint's path, warmed after it. */
+const tabAttention = onDemand(() => import("../push/create-tab-attention"));
+
 export function SpectatorView(props: SpectatorShare): JSX.Element {
   return <Session id={props.opened.sessionId} share={props} />;
 }
@@ -134,9 +140,11 @@ function Session(props: { id: string; share?: SpectatorShare }) {
 
   const title = () => state.title ?? session()?.title ?? share?.opened.title ?? "Session";
   // While the tab is hidden: a count of what would have notified (turn ended, permission waiting).
-  const attention = createTabAttention(() => ({ ready: state.ready, turnActive: state.turnActive, rows: state.rows }));
+  // Its code loads after the first paint (tabAttention below); the count starts then.
+  tabAttention.warm();
+  const attention = createMemo(() => tabAttention.current()?.createTabAttention(() => ({ ready: state.ready, turnActive: state.turnActive, rows: state.rows })));
   createEffect(() => {
-    document.title = attentionTitle(`${state.turnActive ? "● " : ""}${title()} — Baton`, attention());
+    document.title = attentionTitle(`${state.turnActive ? "● " : ""}${title()} — Baton`, attention()?.() ?? 0);
   });
   // This person sent here (this page load): the moment to offer notifications, never on load.
   const [sentHere, setSentHere] = createSignal(false);
@@ -180,7 +188,9 @@ function Session(props: { id: string; share?: SpectatorShare }) {
               {Math.round((state.usage!.used / state.usage!.size) * 100)}% ctx
             </span>
           </Show>
-          <SessionSearch sessionId={props.id} ask={search} reveal={reveal} exportable={!share} />
+          <Suspense fallback={<HeaderButtonPlaceholder label="Search this session" icon={<SearchIcon size={18} />} />}>
+            <SessionSearch sessionId={props.id} ask={search} reveal={reveal} exportable={!share} />
+          </Suspense>
           <Show when={!share && state.viewer}>
             {(v) => (
               <Suspense fallback={<HeaderButtonPlaceholder label="Members" icon={<Users size={18} />} />}>

@@ -45,12 +45,10 @@ export function UserMessage(props: { row: UserRow; mine: boolean }) {
       .filter((b) => b.type === "text")
       .map((b) => (b.type === "text" ? b.text : ""))
       .join("");
-  // The chips' code loads on demand; until then the text reads plain.
-  if (props.row.blocks.some((b) => b.type === "resource_link")) void mentions.load().catch(() => {});
-  const segments = () => mentions.current()?.mentionSegments(text(), props.row.blocks) ?? [{ text: text(), mention: false }];
-  // A mentioned file shows as its chip in the text, not again as a pill.
-  const chips = () => new Set(segments().filter((s) => s.mention).map((s) => s.text));
-  const extras = () => props.row.blocks.filter((b) => b.type !== "text" && !(b.type === "resource_link" && chips().has(`@${b.name}`)));
+  // A link's chip in the text (its code loads on demand; until then the text reads plain), not again as a pill.
+  const linked = props.row.blocks.some((b) => b.type === "resource_link");
+  if (linked) void mentions.load().catch(() => {});
+  const extras = () => props.row.blocks.filter((b) => b.type !== "text" && !(linked && mentions.current()?.isChip(text(), b)));
   return (
     <div class="row row-user" classList={{ mine: props.mine }} data-testid="row-user">
       <div class="user-meta">
@@ -75,9 +73,7 @@ export function UserMessage(props: { row: UserRow; mine: boolean }) {
       <div class="bubble">
         {/* User text renders as text, never as HTML. */}
         <Show when={text()}>
-          <div class="user-text">
-            <For each={segments()}>{(seg) => (seg.mention ? <mark class="mention-chip">{seg.text}</mark> : seg.text)}</For>
-          </div>
+          <div class="user-text">{mentions.current()?.MentionText({ text: text(), blocks: props.row.blocks }) ?? text()}</div>
         </Show>
         <Show when={extras().length}>
           <div class="bubble-attachments">
