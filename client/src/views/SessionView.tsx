@@ -18,7 +18,6 @@ import { createSessionStore } from "../session/create-session-store";
 import { mentions } from "../session/mentions-on-demand";
 import { ackOf } from "../connection/op-client";
 import { errorText, makeSessionActions } from "../session/session-actions";
-import { attentionTitle } from "../push/tab-attention";
 import { QueueChips } from "./QueueChips";
 import { Sender } from "./Sender";
 import { ConnectionBadge, SessionStatusBadge } from "./StatusBadges";
@@ -144,7 +143,9 @@ function Session(props: { id: string; share?: SpectatorShare }) {
   tabAttention.warm();
   const attention = createMemo(() => tabAttention.current()?.createTabAttention(() => ({ ready: state.ready, turnActive: state.turnActive, rows: state.rows })));
   createEffect(() => {
-    document.title = attentionTitle(`${state.turnActive ? "● " : ""}${title()} — Baton`, attention()?.() ?? 0);
+    const base = `${state.turnActive ? "● " : ""}${title()} — Baton`;
+    const code = tabAttention.current();
+    document.title = code ? code.attentionTitle(base, attention()?.() ?? 0) : base;
   });
   // This person sent here (this page load): the moment to offer notifications, never on load.
   const [sentHere, setSentHere] = createSignal(false);
