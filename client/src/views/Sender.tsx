@@ -1,17 +1,15 @@
 import ArrowUp from "lucide-solid/icons/arrow-up";
 import ChevronDown from "lucide-solid/icons/chevron-down";
 import Clock from "lucide-solid/icons/clock";
-import Paperclip from "lucide-solid/icons/paperclip";
 import Settings2 from "lucide-solid/icons/settings-2";
 import Square from "lucide-solid/icons/square";
-import X from "lucide-solid/icons/x";
 import { createEffect, createMemo, createSignal, createUniqueId, For, on, onMount, Show } from "solid-js";
 import type { Command } from "../../../shared/fold";
 import type { ConfigState } from "../../../shared/viewer-protocol";
+import { createAttach, type ImageFitter } from "../composer/create-attach";
 import { createPopover } from "../lib/create-popover";
 import {
   APPLIES_NEXT_TURN,
-  attachmentLabel,
   composerButtons,
   type ConfigWrite,
   type Draft,
@@ -23,6 +21,9 @@ import {
   selectorsFor,
 } from "../session/composer-logic";
 import { applyCommand, commandName, filterCommands, moveActive, slashQuery } from "../session/slash-logic";
+import { AttachControls } from "./AttachControls";
+import { AttachmentTray } from "./AttachmentTray";
+import { VoiceButton } from "./VoiceButton";
 
 type Props = {
   draft: Draft;
@@ -40,6 +41,10 @@ type Props = {
   placeholder?: string;
   /** Receives a function that focuses the textarea (after a take-back, for instance). */
   focusRef?: (focus: () => void) => void;
+  /** Says what could not be attached (and why); the draft is kept. */
+  onError?: (message: string) => void;
+  /** Resizes an attached image (the component tests give a real codec; the browser's canvas otherwise). */
+  fitImage?: ImageFitter;
 };
 
 const MAX_HEIGHT_VH = 0.4;
@@ -57,6 +62,8 @@ export function Sender(props: Props) {
   };
   let composing = false;
   let composedAt = 0;
+  const onError = (m: string) => props.onError?.(m);
+  const attach = createAttach({ draft: () => props.draft, onDraft: (d) => props.onDraft(d), config: () => props.config, canAct: () => props.canAct, onError, fitImage: props.fitImage });
 
   const grow = () => {
     if (!input) return;
@@ -138,25 +145,12 @@ export function Sender(props: Props) {
   };
 
   return (
-    <div class="composer" classList={{ running: props.turnActive }} data-testid="composer">
+    <div class="composer" classList={{ running: props.turnActive }} data-testid="composer" onPaste={attach.onPaste} onDragOver={attach.onDragOver} onDrop={attach.onDrop}>
       <Show when={props.draft.attachments.length}>
-        <div class="attachments">
-          <For each={props.draft.attachments}>
-            {(a, i) => (
-              <span class="attachment-pill">
-                <Paperclip size={13} aria-hidden="true" />
-                {attachmentLabel(a)}
-                <button
-                  class="pill-x"
-                  aria-label={`Remove ${attachmentLabel(a)}`}
-                  onClick={() => props.onDraft({ ...props.draft, attachments: props.draft.attachments.filter((_, j) => j !== i()) })}
-                >
-                  <X size={13} />
-                </button>
-              </span>
-            )}
-          </For>
-        </div>
+        <AttachmentTray
+          attachments={props.draft.attachments}
+          onRemove={(i) => props.onDraft({ ...props.draft, attachments: props.draft.attachments.filter((_, j) => j !== i) })}
+        />
       </Show>
       <span class="sr-only" aria-live="polite" data-testid="slash-count">
         {pickerOpen() ? `${matches().length} ${matches().length === 1 ? "command" : "commands"}` : ""}
@@ -320,6 +314,10 @@ export function Sender(props: Props) {
             </div>
           </div>
         </Show>
+        <div class="composer-tools">
+          <AttachControls attach={attach} canAct={props.canAct} onError={onError} />
+          <VoiceButton text={() => props.draft.text} onText={(text) => props.onDraft({ ...props.draft, text })} disabled={!props.canAct} onError={onError} />
+        </div>
         <div class="actions">
           <Show when={buttons().stop}>
             <button class="btn btn-stop" data-testid="stop-button" aria-label="Stop" title="Stop the turn (queued messages are dropped)" onClick={() => props.onStop()}>

@@ -300,6 +300,7 @@ function Session(props: { id: string; share?: SpectatorShare }) {
             commands={state.commands}
             placeholder={placeholder()}
             focusRef={(f) => (focusComposer = f)}
+            onError={(m) => toast(m, "error")}
             onSend={() => {
               setSentHere(true);
               follow.jump();
