@@ -12,6 +12,7 @@ describe("what the demo agent says it received", () => {
     expect(imageSize(await encoded("gif", 33, 7))).toEqual({ width: 33, height: 7 });
     expect(imageSize(await encoded("webp", 300, 200))).toEqual({ width: 300, height: 200 });
     expect(imageSize(new Uint8Array([1, 2, 3]))).toBeNull();
+    expect(imageSize(Buffer.from("iVBORw0KGgo=", "base64"))).toBeNull(); // a PNG signature and nothing else
   });
 
   it("one line for the images, one per file", async () => {

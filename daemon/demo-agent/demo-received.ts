@@ -7,6 +7,11 @@
 export type ReceivedBlock = { type: string; mimeType?: unknown; data?: unknown; uri?: unknown; name?: unknown; resource?: unknown };
 
 export function imageSize(bytes: Uint8Array): { width: number; height: number } | null {
+  const size = headerSize(bytes);
+  return size && size.width > 0 && size.height > 0 ? size : null;
+}
+
+function headerSize(bytes: Uint8Array): { width: number; height: number } | null {
   const u16be = (i: number) => ((bytes[i] ?? 0) << 8) | (bytes[i + 1] ?? 0);
   const u16le = (i: number) => (bytes[i] ?? 0) | ((bytes[i + 1] ?? 0) << 8);
   const u32be = (i: number) => (bytes[i] ?? 0) * 2 ** 24 + ((bytes[i + 1] ?? 0) << 16) + ((bytes[i + 2] ?? 0) << 8) + (bytes[i + 3] ?? 0);
