@@ -9,6 +9,7 @@ import { createEffect, createResource, createSignal, type JSX, lazy, onCleanup, 
 import { api } from "../lib/api";
 import { warmMarkdown } from "../lib/create-markdown";
 import { shortPath } from "../lib/format";
+import { watchKeyboardInset } from "../composer/keyboard-inset";
 import { toast } from "../lib/toasts";
 import { createDraft } from "../session/create-draft";
 import { createFollow } from "../session/create-follow";
@@ -140,6 +141,7 @@ function Session(props: { id: string; share?: SpectatorShare }) {
   // This person sent here (this page load): the moment to offer notifications, never on load.
   const [sentHere, setSentHere] = createSignal(false);
   onCleanup(() => (document.title = "Baton"));
+  onCleanup(watchKeyboardInset());
   const placeholder = () => {
     if (!canAct()) return undefined;
     if (state.status === "offline" && !state.turnActive) return "The machine is offline — sends are refused until it returns";
