@@ -1,6 +1,8 @@
 import { z } from "zod";
-import { assertNever } from "./assert-never";
 import { MAX_PROMPT_BLOCKS, MAX_PROMPT_BYTES, MAX_PROMPT_IMAGE_CHARS } from "./limits";
+import { promptBytes, promptImageChars } from "./prompt-size";
+
+export { blockTextChars, promptBytes, promptImageChars } from "./prompt-size";
 
 /** Prompt blocks a viewer may send: a subset of ACP ContentBlock. */
 export const TextBlock = z.object({ type: z.literal("text"), text: z.string() });
@@ -21,36 +23,6 @@ export const EmbeddedResourceBlock = z.object({
 });
 export const PromptBlock = z.discriminatedUnion("type", [TextBlock, ImageBlock, ResourceLinkBlock, EmbeddedResourceBlock]);
 export type PromptBlock = z.infer<typeof PromptBlock>;
-
-/** A block's characters against the text budget (MAX_PROMPT_BYTES); images have their own (promptImageChars). */
-export function blockTextChars(b: PromptBlock): number {
-  switch (b.type) {
-    case "text":
-      return b.text.length;
-    case "image":
-      return b.mimeType.length;
-    case "resource_link":
-      return b.uri.length + b.name.length;
-    case "resource":
-      return b.resource.uri.length + b.resource.text.length;
-    default:
-      return assertNever(b);
-  }
-}
-
-/** Text, links and embedded files: the budget that bounds a prompt's UTF-8 (up to 3 bytes a character). */
-export function promptBytes(blocks: readonly PromptBlock[]): number {
-  let n = 0;
-  for (const b of blocks) n += blockTextChars(b);
-  return n;
-}
-
-/** Base64 characters of a prompt's images (ASCII: characters are bytes). */
-export function promptImageChars(blocks: readonly PromptBlock[]): number {
-  let n = 0;
-  for (const b of blocks) if (b.type === "image") n += b.data.length;
-  return n;
-}
 
 export const PromptBlocks = z
   .array(PromptBlock)

@@ -4,7 +4,7 @@
  * the image's own header (PNG, JPEG, GIF, WebP), not trusted from anywhere else.
  */
 
-export type ReceivedBlock = { type: string; mimeType?: unknown; data?: unknown; uri?: unknown; name?: unknown; resource?: unknown };
+export type ReceivedBlock = { type: string; text?: unknown; mimeType?: unknown; data?: unknown; uri?: unknown; name?: unknown; resource?: unknown };
 
 export function imageSize(bytes: Uint8Array): { width: number; height: number } | null {
   const size = headerSize(bytes);

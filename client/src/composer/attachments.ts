@@ -4,7 +4,8 @@
  * advertises `embeddedContext`, else — and for a PDF or other binary — a resource link with its name). Pure:
  * the Sender's adapters read the files and call these.
  */
-import { type PromptBlock, promptBytes, promptImageChars } from "../../../shared/blocks";
+import type { PromptBlock } from "../../../shared/blocks";
+import { promptBytes, promptImageChars } from "../../../shared/prompt-size";
 import { MAX_IMAGE_DATA_CHARS, MAX_IMAGE_LONG_SIDE_PX, MAX_PROMPT_BLOCKS, MAX_PROMPT_BYTES, MAX_PROMPT_IMAGE_CHARS } from "../../../shared/limits";
 import type { ConfigState } from "../../../shared/viewer-protocol";
 import type { Attachment, Draft } from "../session/composer-logic";

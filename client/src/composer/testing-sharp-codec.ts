@@ -27,7 +27,7 @@ export const sharpFitter = (file: Blob, budget: ImageBudget) => fitImage(file, b
 export async function testImage(width: number, height: number, format: "png" | "jpeg", kind: "noise" | "flat" = "noise"): Promise<Blob> {
   const base =
     kind === "noise"
-      ? sharp({ create: { width, height, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+      ? sharp({ create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 40 } } })
       : sharp({ create: { width, height, channels: 3, background: { r: 40, g: 120, b: 220 } } });
   const buf = format === "png" ? await base.png().toBuffer() : await base.jpeg({ quality: 92 }).toBuffer();
   return new Blob([new Uint8Array(buf)], { type: `image/${format}` });

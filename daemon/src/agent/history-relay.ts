@@ -5,7 +5,8 @@
  * `session.update`. Contrast history-replay.ts: a reattach after a restart drops the replay (the room has it).
  * The command's `history` flag picks one; never both.
  */
-import { blockTextChars, type PromptBlock } from "../../../shared/blocks";
+import type { PromptBlock } from "../../../shared/blocks";
+import { blockTextChars } from "../../../shared/prompt-size";
 import { MAX_PROMPT_BLOCKS, MAX_PROMPT_BYTES } from "../../../shared/limits";
 import type { DaemonEvent } from "../../../shared/tunnel-protocol";
 import { isRecord } from "./acp-tap";
