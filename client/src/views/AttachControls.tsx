@@ -1,16 +1,17 @@
 import Camera from "lucide-solid/icons/camera";
 import Paperclip from "lucide-solid/icons/paperclip";
 import { Show } from "solid-js";
-import type { Attach } from "../composer/create-attach";
+import type { ConfigState } from "../../../shared/viewer-protocol";
+import { imageOffer } from "../composer/attachments";
 
 /** Phones (a coarse pointer) get a camera button too; a desktop's file picker already takes images. */
 const hasCamera = () => typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
 
 /** The Sender's attach buttons: a file picker (images and files) and, on phones, the camera. */
-export function AttachControls(props: { attach: Attach; canAct: boolean; onError: (message: string) => void }) {
+export function AttachControls(props: { config: ConfigState | null; canAct: boolean; onFiles: (files: File[]) => void; onError: (message: string) => void }) {
   let files!: HTMLInputElement;
   let camera!: HTMLInputElement;
-  const offer = () => props.attach.offer();
+  const offer = () => imageOffer(props.config, props.canAct);
   const why = () => {
     const o = offer();
     return o.ok ? "" : o.why;
@@ -18,7 +19,7 @@ export function AttachControls(props: { attach: Attach; canAct: boolean; onError
   const picked = (input: HTMLInputElement) => {
     const list = input.files ? [...input.files] : [];
     input.value = "";
-    void props.attach.addFiles(list);
+    if (list.length) props.onFiles(list);
   };
   return (
     <>
@@ -28,7 +29,6 @@ export function AttachControls(props: { attach: Attach; canAct: boolean; onError
         aria-label={offer().ok ? "Attach images or files" : "Attach files"}
         title={offer().ok ? "Attach images or files (or paste / drop them)" : `Attach files — ${why()}`}
         disabled={!props.canAct}
-        aria-busy={props.attach.busy()}
         data-testid="attach-button"
         onClick={() => files.click()}
       >

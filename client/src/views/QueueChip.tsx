@@ -12,7 +12,7 @@ import { promptPreview } from "../../../shared/prompt-preview";
 import type { QueueEntry, SteerOutcome } from "../../../shared/viewer-protocol";
 import { imagesOf, isSendKey } from "../session/composer-logic";
 import type { createChipDrag } from "../session/create-chip-drag";
-import { ImageThumb } from "./ImageThumb";
+import { LazyImageThumb } from "./LazyImageThumb";
 import { type ChipEditMode, chipLabel, chipNote, editedBlocks, entryText, retryAction } from "../session/queue-logic";
 
 /**
@@ -118,7 +118,7 @@ export function QueueChip(props: { entry: QueueEntry; index: number }) {
         <span class="chip-author">{e.author.name}</span>
       </Show>
       <Show when={!isEditing()}>
-        <For each={imagesOf(e.blocks)}>{(b, i) => <ImageThumb mimeType={b.mimeType} data={b.data} label={`Queued image ${i() + 1}`} class="chip-image" />}</For>
+        <For each={imagesOf(e.blocks)}>{(b, i) => <LazyImageThumb mimeType={b.mimeType} data={b.data} label={`Queued image ${i() + 1}`} class="chip-image" />}</For>
         <span class="chip-preview">{promptPreview(e.blocks, 120)}</span>
       </Show>
       <Show when={note()}>

@@ -15,7 +15,7 @@ function asPhone() {
 }
 afterEach(() => vi.unstubAllGlobals());
 
-function setup(opts: { config?: ConfigState; text?: string } = {}) {
+async function setup(opts: { config?: ConfigState; text?: string } = {}) {
   const onError = vi.fn();
   const [draft, setDraft] = createSignal<Draft>({ text: opts.text ?? "", attachments: [] });
   render(() => (
@@ -32,6 +32,8 @@ function setup(opts: { config?: ConfigState; text?: string } = {}) {
       fitImage={sharpFitter}
     />
   ));
+  // The attach buttons load after the first paint (their own chunk): a cold import is slow on a loaded machine.
+  await screen.findByTestId("attach-button", {}, { timeout: 15_000 });
   return { draft, onError };
 }
 
@@ -48,8 +50,8 @@ const asFile = async (blob: Promise<Blob>, name: string) => {
 
 describe("Sender: attaching images and files", () => {
   it("by keyboard: Enter on 'Attach images or files' opens the picker; a 4000 × 3000 photo joins the draft fitted, shown as a thumbnail", async () => {
-    const { draft } = setup({ text: "what is this?" });
-    const button = screen.getByRole("button", { name: "Attach images or files" });
+    const { draft } = await setup({ text: "what is this?" });
+    const button = await screen.findByRole("button", { name: "Attach images or files" });
     const input = screen.getByTestId("attach-input") as HTMLInputElement;
     const opened = vi.spyOn(input, "click");
     button.focus();
@@ -64,8 +66,7 @@ describe("Sender: attaching images and files", () => {
     const size = await sizeOf(image.data);
     expect(Math.max(size.width, size.height)).toBeLessThanOrEqual(MAX_IMAGE_LONG_SIDE_PX);
     expect(draft().text).toBe("what is this?");
-    expect(screen.getByRole("button", { name: "Image 1 — show full size" })).toBeInTheDocument();
-    fireEvent.click(screen.getByRole("button", { name: "Image 1 — show full size" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Image 1 — show full size" }, { timeout: 15_000 }));
     expect(screen.getByRole("dialog", { name: "Image 1" }).querySelector("img")).toHaveAttribute("src", `data:image/jpeg;base64,${image.data}`);
     fireEvent.click(screen.getByRole("button", { name: "Close" }));
     fireEvent.click(screen.getByRole("button", { name: "Remove image 1" }));
@@ -74,8 +75,8 @@ describe("Sender: attaching images and files", () => {
 
   it("by touch on a phone: 'Take a photo' opens the camera (image/*, capture); the photo joins the draft", async () => {
     asPhone();
-    const { draft } = setup();
-    const camera = screen.getByTestId("camera-input") as HTMLInputElement;
+    const { draft } = await setup();
+    const camera = (await screen.findByTestId("camera-input")) as HTMLInputElement;
     expect(camera).toHaveAttribute("accept", "image/*");
     expect(camera).toHaveAttribute("capture", "environment");
     const opened = vi.spyOn(camera, "click");
@@ -91,48 +92,48 @@ describe("Sender: attaching images and files", () => {
 
   it("an agent without image prompts: the camera says why and attaches nothing; a picked image is refused with the reason", async () => {
     asPhone();
-    const { draft, onError } = setup({ config: { ...CONFIG, images: false }, text: "keep me" });
-    const camera = screen.getByRole("button", { name: "Take a photo" });
+    const { draft, onError } = await setup({ config: { ...CONFIG, images: false }, text: "keep me" });
+    const camera = await screen.findByRole("button", { name: "Take a photo" });
     expect(camera).toHaveAttribute("aria-disabled", "true");
     expect(camera).toHaveAttribute("title", expect.stringMatching(/does not take images/));
     fireEvent.click(camera);
     expect(onError).toHaveBeenCalledWith(expect.stringMatching(/does not take images/));
     expect(screen.getByRole("button", { name: "Attach files" })).toHaveAttribute("title", expect.stringMatching(/does not take images/));
-    choose(screen.getByTestId("attach-input"), [await asFile(testImage(100, 100, "png", "flat"), "a.png")]);
+    choose(await screen.findByTestId("attach-input"), [await asFile(testImage(100, 100, "png", "flat"), "a.png")]);
     await waitFor(() => expect(onError).toHaveBeenCalledTimes(2));
     expect(draft()).toEqual({ text: "keep me", attachments: [] });
   });
 
   it("too large even made smaller (the agent's own limit): a clear error, the draft kept as it was", async () => {
-    const { draft, onError } = setup({ config: { ...CONFIG, imageLimits: { maxBytes: 3_000 } }, text: "my words" });
-    choose(screen.getByTestId("attach-input"), [await asFile(testImage(4000, 3000, "jpeg"), "huge.jpg")]);
+    const { draft, onError } = await setup({ config: { ...CONFIG, imageLimits: { maxBytes: 3_000 } }, text: "my words" });
+    choose(await screen.findByTestId("attach-input"), [await asFile(testImage(4000, 3000, "jpeg"), "huge.jpg")]);
     await waitFor(() => expect(onError).toHaveBeenCalled(), { timeout: 20_000 });
     expect(onError.mock.calls[0]![0]).toMatch(/too large to send.*draft is kept/);
     expect(draft()).toEqual({ text: "my words", attachments: [] });
   });
 
   it("files: a text file is embedded where the agent takes embedded context, else linked; a PDF is linked by its name", async () => {
-    const { draft } = setup();
+    const { draft } = await setup();
     const notes = new File(["line one\nline two\n"], "notes.md", { type: "text/markdown" });
     const pdf = new File([new Uint8Array([0x25, 0x50, 0x44, 0x46, 0, 1, 2])], "spec.pdf", { type: "application/pdf" });
-    choose(screen.getByTestId("attach-input"), [notes, pdf]);
+    choose(await screen.findByTestId("attach-input"), [notes, pdf]);
     await waitFor(() => expect(draft().attachments).toHaveLength(2));
     expect(draft().attachments).toEqual([
       { type: "resource", resource: { uri: "attachment:///notes.md", text: "line one\nline two\n", mimeType: "text/markdown" } },
       { type: "resource_link", uri: "attachment:///spec.pdf", name: "spec.pdf" },
     ]);
-    expect(screen.getByRole("button", { name: "Remove @notes.md" })).toBeInTheDocument();
+    expect(await screen.findByRole("button", { name: "Remove @notes.md" })).toBeInTheDocument();
   });
 
   it("paste: an image on the clipboard joins the draft (text pastes stay text)", async () => {
-    const { draft } = setup();
+    const { draft } = await setup();
     const file = await asFile(testImage(640, 480, "png", "flat"), "image.png");
     const composer = screen.getByTestId("composer");
     const paste = new Event("paste", { bubbles: true, cancelable: true });
     Object.defineProperty(paste, "clipboardData", { value: { files: [file] } });
     screen.getByTestId("composer-input").dispatchEvent(paste);
     expect(paste.defaultPrevented).toBe(true);
-    await waitFor(() => expect(draft().attachments).toHaveLength(1));
+    await waitFor(() => expect(draft().attachments).toHaveLength(1), { timeout: 10_000 });
     expect(draft().attachments[0]).toMatchObject({ type: "image", mimeType: "image/png" });
     const textPaste = new Event("paste", { bubbles: true, cancelable: true });
     Object.defineProperty(textPaste, "clipboardData", { value: { files: [] } });

@@ -9,7 +9,6 @@ import { createEffect, createResource, createSignal, type JSX, lazy, onCleanup, 
 import { api } from "../lib/api";
 import { warmMarkdown } from "../lib/create-markdown";
 import { shortPath } from "../lib/format";
-import { watchKeyboardInset } from "../composer/keyboard-inset";
 import { toast } from "../lib/toasts";
 import { createDraft } from "../session/create-draft";
 import { createFollow } from "../session/create-follow";
@@ -141,7 +140,14 @@ function Session(props: { id: string; share?: SpectatorShare }) {
   // This person sent here (this page load): the moment to offer notifications, never on load.
   const [sentHere, setSentHere] = createSignal(false);
   onCleanup(() => (document.title = "Baton"));
-  onCleanup(watchKeyboardInset());
+  // The phone keyboard's inset (keyboard-inset.ts): after the first paint, like everything the page can wait for.
+  let stopKeyboardInset: (() => void) | undefined;
+  let left = false;
+  void import("./ComposerTools").then((m) => !left && (stopKeyboardInset = m.watchKeyboardInset()));
+  onCleanup(() => {
+    left = true;
+    stopKeyboardInset?.();
+  });
   const placeholder = () => {
     if (!canAct()) return undefined;
     if (state.status === "offline" && !state.turnActive) return "The machine is offline — sends are refused until it returns";

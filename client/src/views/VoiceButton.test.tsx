@@ -44,15 +44,16 @@ function setup() {
 afterEach(() => vi.unstubAllGlobals());
 
 describe("dictation", () => {
-  it("absent where the browser has no speech recognition", () => {
+  it("absent where the browser has no speech recognition", async () => {
     setup();
+    await screen.findByRole("button", { name: "Attach images or files" }, { timeout: 15_000 }); // the composer's tools are up
     expect(screen.queryByRole("button", { name: "Dictate" })).toBeNull();
   });
 
-  it("where it exists: finished phrases fill the draft; nothing is sent by itself; Stop dictation ends it", () => {
+  it("where it exists: finished phrases fill the draft; nothing is sent by itself; Stop dictation ends it", async () => {
     vi.stubGlobal("webkitSpeechRecognition", FakeRecognition);
     const { draft, onSend } = setup();
-    fireEvent.click(screen.getByRole("button", { name: "Dictate" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Dictate" }, { timeout: 15_000 }));
     const rec = FakeRecognition.last!;
     expect(rec.started).toBe(true);
     expect(screen.getByRole("button", { name: "Stop dictation" })).toHaveAttribute("aria-pressed", "true");
