@@ -58,7 +58,7 @@ async function mention(profile: BrowserContextOptions, name: string, byTap: bool
     if (byTap) await tid(page, "send-button").tap();
     else await page.keyboard.press("Enter");
     // The agent got a resource link (not just the text) and says so.
-    await tid(page, "row-agent").filter({ hasText: "I received a link to src/app.ts." }).first().waitFor({ timeout: 20_000 });
+    await tid(page, "row-agent").filter({ hasText: `I received a link to src/app.ts (file://${repo}/src/app.ts).` }).first().waitFor({ timeout: 20_000 });
     const row = tid(page, "row-user").filter({ hasText: "what is in" });
     await expect(row.locator("mark.mention-chip").innerText()).resolves.toBe("@src/app.ts");
     await idle(page, 20_000);
