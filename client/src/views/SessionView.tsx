@@ -1,5 +1,3 @@
-import SlidersHorizontal from "lucide-solid/icons/sliders-horizontal";
-import Users from "lucide-solid/icons/users";
 import SearchIcon from "lucide-solid/icons/search";
 import { A, useNavigate, useParams } from "@solidjs/router";
 import ArrowDown from "lucide-solid/icons/arrow-down";
@@ -202,13 +200,13 @@ function Session(props: { id: string; share?: SpectatorShare }) {
           </Suspense>
           <Show when={!share && state.viewer}>
             {(v) => (
-              <Suspense fallback={<HeaderButtonPlaceholder label="Members" icon={<Users size={18} />} />}>
+              <Suspense fallback={<HeaderButtonPlaceholder label="Members" />}>
                 <MembersPanel sessionId={props.id} role={v().role} selfId={v().id} />
               </Suspense>
             )}
           </Show>
           <Show when={!share && state.viewer}>
-            <Suspense fallback={<HeaderButtonPlaceholder label="Session settings" icon={<SlidersHorizontal size={18} />} />}>
+            <Suspense fallback={<HeaderButtonPlaceholder label="Session settings" />}>
             <SessionSettings
               sessionId={props.id}
               queue={state.config && canAct() ? { queueDepth: state.config.queueDepth, mergeQueued: state.config.mergeQueued } : null}
@@ -336,8 +334,11 @@ function Session(props: { id: string; share?: SpectatorShare }) {
   );
 }
 
-/** A header button's place while its panel's code loads (same size: nothing moves when it arrives). */
-function HeaderButtonPlaceholder(props: { label: string; icon: JSX.Element }) {
+/**
+ * A header button's place while its code loads (same size: nothing moves when it arrives). Members and Settings
+ * show no icon meanwhile: their icons' code then loads with their panels, off the first paint's 60 KB budget.
+ */
+function HeaderButtonPlaceholder(props: { label: string; icon?: JSX.Element }) {
   return (
     <div class="settings">
       <button class="icon-btn" aria-label={props.label} title={props.label} disabled>
