@@ -140,4 +140,20 @@ describe("Sender: attaching images and files", () => {
     composer.dispatchEvent(textPaste);
     expect(textPaste.defaultPrevented).toBe(false);
   });
+
+  it("drop: files dropped on the composer join the draft", async () => {
+    const { draft } = await setup();
+    const composer = screen.getByTestId("composer");
+    const file = await asFile(testImage(320, 240, "png", "flat"), "dropped.png");
+    const over = new Event("dragover", { bubbles: true, cancelable: true });
+    Object.defineProperty(over, "dataTransfer", { value: { types: ["Files"], files: [] } });
+    composer.dispatchEvent(over);
+    expect(over.defaultPrevented).toBe(true); // the composer takes the drop
+    const drop = new Event("drop", { bubbles: true, cancelable: true });
+    Object.defineProperty(drop, "dataTransfer", { value: { types: ["Files"], files: [file] } });
+    composer.dispatchEvent(drop);
+    expect(drop.defaultPrevented).toBe(true);
+    await waitFor(() => expect(draft().attachments).toHaveLength(1), { timeout: 10_000 });
+    expect(draft().attachments[0]).toMatchObject({ type: "image", mimeType: "image/png" });
+  });
 });
