@@ -1,10 +1,9 @@
 /** The component tests' image codec: sharp (libvips), a real decoder and JPEG encoder where jsdom has no canvas. */
-import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import type { ImageBudget } from "./attachments";
 import { fitImage, type ImageCodec } from "./image-resize";
 
-/** Decoded once, as the browser's ImageBitmap is: each encode of the ladder starts from the pixels, not the file. */
+/** Decoded once to raw pixels (each rung of the ladder resizes from them, as the canvas draws from one bitmap). */
 type SharpImage = { width: number; height: number; pixels: Buffer; channels: 1 | 2 | 3 | 4 };
 
 const bytesOf = async (blob: Blob) => Buffer.from(await blob.arrayBuffer());
@@ -12,7 +11,6 @@ const bytesOf = async (blob: Blob) => Buffer.from(await blob.arrayBuffer());
 export const sharpCodec: ImageCodec<SharpImage> = {
   async decode(file) {
     const { data, info } = await sharp(await bytesOf(file)).raw().toBuffer({ resolveWithObject: true });
-    if (!info.width || !info.height) throw new Error("not an image");
     return { width: info.width, height: info.height, pixels: data, channels: info.channels };
   },
   async encodeJpeg(image, width, height, quality) {
@@ -28,18 +26,16 @@ export const sharpFitter = (file: Blob, budget: ImageBudget) => fitImage(file, b
 const made = new Map<string, Promise<Buffer>>();
 
 /**
- * A `width` × `height` image of `format`: noise (a photo's worst case for JPEG) or one flat colour (a screenshot's
- * best). Made once per shape and kept (the client project shares its modules across files): random bytes, not
- * sharp's gaussian noise, which took seconds for 12 megapixels on a loaded machine.
+ * A `width` × `height` image of `format`: grain like a phone photo's, strong noise (JPEG's worst case) or one flat
+ * colour (a screenshot's best). Made once per shape and kept (the client project shares its modules across files):
+ * sharp's noise takes seconds for 12 megapixels on a loaded machine.
  */
-export async function testImage(width: number, height: number, format: "png" | "jpeg", kind: "noise" | "flat" = "noise"): Promise<Blob> {
+export async function testImage(width: number, height: number, format: "png" | "jpeg", kind: "photo" | "noise" | "flat" = "photo"): Promise<Blob> {
   const key = `${width}x${height}.${format}.${kind}`;
   let buf = made.get(key);
   if (!buf) {
-    const base =
-      kind === "noise"
-        ? sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
-        : sharp({ create: { width, height, channels: 3, background: { r: 40, g: 120, b: 220 } } });
+    const grain = (sigma: number) => sharp({ create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma } } });
+    const base = kind === "photo" ? grain(6) : kind === "noise" ? grain(40) : sharp({ create: { width, height, channels: 3, background: { r: 40, g: 120, b: 220 } } });
     buf = format === "png" ? base.png().toBuffer() : base.jpeg({ quality: 92 }).toBuffer();
     made.set(key, buf);
   }
