@@ -1,6 +1,6 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@solidjs/testing-library";
-import { afterEach } from "vitest";
+import { cleanup, configure } from "@solidjs/testing-library";
+import { afterAll, afterEach, vi } from "vitest";
 import { loadMarkdown } from "./src/lib/create-markdown";
 import { loadTerminalColours } from "./src/lib/create-terminal-runs";
 import { dismissToast, holdToasts, toasts } from "./src/lib/toasts";
@@ -21,6 +21,16 @@ afterEach(() => {
   sessionStorage.clear();
   document.title = "";
 });
+// And what a file may have changed for all its tests: its clock and its stand-ins for globals.
+afterAll(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+});
+
+/** findBy / waitFor's limit: a first render that loads a lazy part takes seconds on a loaded 2-core machine (1 s by default). */
+const FIND_WITHIN_MS = 5_000;
+configure({ asyncUtilTimeout: FIND_WITHIN_MS });
 
 // jsdom has no popover API (the e2e tests drive Chromium's real one: Escape, light dismiss, focus return).
 // Enough of it for the views' component tests: a popovertarget button toggles its panel, which fires
