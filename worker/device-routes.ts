@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { DeviceCodeRequest, DeviceDecisionBody, DeviceTokenError, DeviceTokenRequest, normalizeUserCode, type DeviceCodeResponse } from "../shared/device-api";
 import { checkDaemonProtocol, MIN_DAEMON_PROTOCOL_VERSION, TUNNEL_PROTOCOL_VERSION, UPGRADE_REQUIRED } from "../shared/protocol-version";
 import { TUNNEL_TOKEN_HEADER } from "../shared/tunnel-protocol";
+import type { UserTokenResponse } from "../shared/attach-api";
 import { apiError } from "./api-error";
 import type { AuthMode } from "./auth/identity";
 import { decideDeviceCode, deviceApproval, issueDeviceCode, pollDeviceCode } from "./device-auth";
@@ -46,6 +47,8 @@ daemonPublicRoutes.post("/device/token", async (c) => {
   switch (r.kind) {
     case "issued":
       return c.json({ token: r.token, machine: r.machine });
+    case "issued_user":
+      return c.json({ token: r.token, user: r.user } satisfies UserTokenResponse);
     case "pending":
       return apiError(c, 400, DeviceTokenError.pending, "waiting for someone to approve the code in the browser");
     case "slow_down":

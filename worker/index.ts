@@ -41,6 +41,7 @@ import { sessionRoutes } from "./session-routes";
 import { publish, publishIfChanged, publishSession } from "./session-feed/feed-publish";
 import { markSeen } from "./session-list/session-list-directory";
 import { shareOwnerRoutes, sharePublicRoutes } from "./share/share-routes";
+import { attachPublicRoutes, userTokenRoutes } from "./attach/attach-routes";
 
 export { Machine } from "./machine/machine-do";
 export { SessionRoom } from "./session-room/session-room-do";
@@ -77,6 +78,9 @@ app.route("/api/auth", authRoutes);
 
 // A read-only share link's page data and socket (public: a spectator may be anonymous; worker/share).
 app.route("/api", sharePublicRoutes);
+
+// `baton attach`: a session's viewer socket for a user token (public: the token is the identity; worker/attach).
+app.route("/api", attachPublicRoutes);
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -142,6 +146,8 @@ app.delete("/api/machines/:id", async (c) => {
 });
 
 app.route("/api/device/approvals", deviceApprovalRoutes);
+// The caller's `baton login --user` sign-ins: list and revoke (worker/attach).
+app.route("/api/user-tokens", userTokenRoutes);
 
 // The session list, its live feed and the lifecycle (issue 26): worker/session-routes.ts.
 app.route("/api/sessions", sessionRoutes);

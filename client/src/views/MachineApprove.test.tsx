@@ -19,6 +19,7 @@ beforeEach(() => {
     protocolVersion: 1,
     status: "pending",
     expiresAt: Date.now() + 600_000,
+    kind: "machine",
   };
   posts = [];
   vi.stubGlobal(
