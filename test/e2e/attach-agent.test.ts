@@ -9,6 +9,7 @@ import { type AttachedClient, attachClient, initialize, signInUser } from "./att
 import { openIdleSession, text, waitFor, type NodeViewer } from "./support";
 
 const started = useStack({
+  shared: true,
   setup: async () => {
     token = await signInUser(started.stack.url);
   },

@@ -158,8 +158,11 @@ export function buildAttachAgent(o: AttachOptions): acp.AgentApp {
     const w = answers.get(outcome.id);
     if (!w) return;
     answers.delete(outcome.id);
-    if ("error" in outcome) w.reject(new acp.RequestError(-32603, `the turn failed: ${outcome.error}`));
-    else w.resolve({ stopReason: outcome.stopReason });
+    // After the turn's updates: a client ends its transcript at the answer.
+    void outbox.then(() => {
+      if ("error" in outcome) w.reject(new acp.RequestError(-32603, `the turn failed: ${outcome.error}`));
+      else w.resolve({ stopReason: outcome.stopReason });
+    });
   };
 
   /** One room event; `replaying`: part of a window the client already has (a reconnect's reset), not news. */
