@@ -65,7 +65,8 @@ describe("NewSessionForm", () => {
     fireEvent.click(screen.getByTestId("create-session"));
     await screen.findByTestId("session-page");
     expect(posts).toEqual([{ machineId: "lap", agentId: "gemini", cwd: "/home/me/code/other" }]);
-    expect(location.pathname).toBe("/s/new-1");
+    // The router writes the address when its navigation ends, which can be a tick after the new page shows.
+    await waitFor(() => expect(location.pathname).toBe("/s/new-1"));
   });
 
   it("an offline machine cannot start a session", async () => {
