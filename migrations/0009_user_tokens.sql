@@ -15,3 +15,10 @@ CREATE INDEX user_tokens_user ON user_tokens(user_id, created_at);
 
 -- What a device code pairs: a machine (the daemon) or a user sign-in (`baton attach`).
 ALTER TABLE device_codes ADD COLUMN kind TEXT NOT NULL DEFAULT 'machine' CHECK (kind IN ('machine', 'user'));
+
+-- Which sessions each sign-in attached to: revoking it closes those rooms' sockets of it, and no others are woken.
+CREATE TABLE user_token_sessions (
+  token_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  PRIMARY KEY (token_id, session_id)
+);

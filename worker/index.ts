@@ -36,7 +36,7 @@ import { exportRoutes } from "./export-routes";
 import { agentSessionRoutes } from "./agent-session-routes";
 import { deleteSubscriptionsOfUser } from "./push/push-directory";
 import { type Env, machineStub, roomStub } from "./env";
-import { MACHINE_ID_HEADER, SHARE_HEADER, VIEWER_HEADER } from "./headers";
+import { ATTACH_HEADER, MACHINE_ID_HEADER, SHARE_HEADER, VIEWER_HEADER } from "./headers";
 import { sessionRoutes } from "./session-routes";
 import { publish, publishIfChanged, publishSession } from "./session-feed/feed-publish";
 import { markSeen } from "./session-list/session-list-directory";
@@ -257,6 +257,7 @@ app.get("/api/sessions/:id/ws", async (c) => {
   const headers = new Headers(c.req.raw.headers);
   headers.set(VIEWER_HEADER, JSON.stringify(viewer));
   headers.delete(SHARE_HEADER); // only the share route says a socket came through a link
+  headers.delete(ATTACH_HEADER); // and only the attach route that it came through a user token
   // Joining is looking: the list's "new since you looked" clears (again when the socket closes).
   c.executionCtx.waitUntil(publishIfChanged(c.env, m.session.id, markSeen(c.env.DB, m.session.id, user.id, Date.now()), user.id));
   return roomStub(c.env, m.session.id).fetch(new Request(c.req.raw.url, { headers }));

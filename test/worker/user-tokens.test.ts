@@ -7,6 +7,7 @@ import { TUNNEL_PROTOCOL_VERSION } from "../../shared/protocol-version";
 import type { ServerFrame } from "../../shared/viewer-protocol";
 import { framesOf } from "../../shared/fold";
 import { createUserToken } from "../../worker/attach/user-tokens";
+import { CLOSE_ACCESS_CHANGED } from "../../worker/session-room/viewer-sockets";
 import { upsertUser } from "../../worker/d1-directory";
 import { api, ORIGIN, setupSession, text, waitFor } from "./harness";
 
@@ -63,7 +64,8 @@ describe("user tokens", () => {
     expect(a.status).toBe(101);
     expect(welcome(a)).toMatchObject({ viewer: { role: "owner" } });
     expect(await op(a, { op: "message.send", id: "from-editor", blocks: text("hi") })).toMatchObject({ type: "ack" });
-    a.ws!.close();
+    let closedWith: number | null = null;
+    a.ws!.addEventListener("close", (e) => (closedWith = e.code));
 
     const listed = await api<{ tokens: { id: string; name: string; lastUsedAt: number | null }[] }>("/api/user-tokens");
     const mine = listed.body.tokens.find((t) => t.name === "laptop" && t.lastUsedAt !== null)!;
@@ -71,6 +73,9 @@ describe("user tokens", () => {
     const revoked = await api<{ tokens: { id: string }[] }>(`/api/user-tokens/${mine.id}`, { method: "DELETE" });
     expect(revoked.status).toBe(200);
     expect(revoked.body.tokens.map((t) => t.id)).not.toContain(mine.id);
+    // The open socket of that sign-in is closed at once (as when access changes), not at its next reconnect.
+    await waitFor(() => closedWith !== null, "the attached socket closes");
+    expect(closedWith).toBe(CLOSE_ACCESS_CHANGED);
     const after = await attach(sessionId, token);
     expect(after.status).toBe(401);
     expect(after.body).toMatchObject({ error: { code: "BAD_TOKEN", message: expect.stringContaining("baton login --user") } });

@@ -3,7 +3,8 @@
  * - public (before the sign-in middleware; the user is proven by a user token, not a browser):
  *   GET /api/sessions/:id/attach — the session's viewer socket for `Authorization: Bearer <user token>`,
  *   with that user's own role (a viewer-only member attaches and only watches: the room's rule for every op);
- * - signed in: GET /api/user-tokens (the caller's live sign-ins) and DELETE /api/user-tokens/:id (revoke).
+ * - signed in: GET /api/user-tokens (the caller's live sign-ins) and DELETE /api/user-tokens/:id (revoke: the
+ *   sign-in's open sockets close in the rooms it attached to, `user_token_sessions`).
  * The token is never logged; only its hash is looked up (user-tokens.ts).
  */
 import { Hono } from "hono";
@@ -12,8 +13,8 @@ import type { Viewer } from "../../shared/viewer-protocol";
 import { apiError } from "../api-error";
 import { getSession, sessionAccess, type User } from "../d1-directory";
 import { type Env, roomStub } from "../env";
-import { SHARE_HEADER, VIEWER_HEADER } from "../headers";
-import { listUserTokens, revokeUserToken, userForToken } from "./user-tokens";
+import { ATTACH_HEADER, SHARE_HEADER, VIEWER_HEADER } from "../headers";
+import { attachedSessions, listUserTokens, noteAttached, revokeUserToken, userForToken } from "./user-tokens";
 
 /** `Bearer <token>` → the token; anything else → null. */
 export function bearerToken(header: string | undefined): string | null {
@@ -43,6 +44,8 @@ attachPublicRoutes.get("/sessions/:id/attach", async (c) => {
   headers.delete("Authorization");
   headers.delete(SHARE_HEADER);
   headers.set(VIEWER_HEADER, JSON.stringify(viewer));
+  headers.set(ATTACH_HEADER, user.tokenId);
+  await noteAttached(c.env.DB, user.tokenId, m.session.id);
   return roomStub(c.env, m.session.id).fetch(new Request(c.req.raw.url, { headers }));
 });
 
@@ -52,6 +55,9 @@ userTokenRoutes.get("/", async (c) => c.json({ tokens: await listUserTokens(c.en
 
 userTokenRoutes.delete("/:id", async (c) => {
   const user = c.get("user");
-  if (!(await revokeUserToken(c.env.DB, user.id, c.req.param("id"), Date.now()))) return apiError(c, 404, "NOT_FOUND", "no such sign-in");
+  const tokenId = c.req.param("id");
+  if (!(await revokeUserToken(c.env.DB, user.id, tokenId, Date.now()))) return apiError(c, 404, "NOT_FOUND", "no such sign-in");
+  // Its open sockets close now, not at their next reconnect (which is then refused).
+  await Promise.all((await attachedSessions(c.env.DB, tokenId)).map((sessionId) => roomStub(c.env, sessionId).endAttach(tokenId).catch(() => 0)));
   return c.json({ tokens: await listUserTokens(c.env.DB, user.id) } satisfies UserTokensReply);
 });

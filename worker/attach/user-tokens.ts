@@ -47,6 +47,17 @@ export async function listUserTokens(db: D1Database, userId: string): Promise<Us
   return results.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at, lastUsedAt: r.last_used_at }));
 }
 
+/** Remembers that a sign-in attached to a session (once per pair), so a revoke reaches that room. */
+export async function noteAttached(db: D1Database, tokenId: string, sessionId: string): Promise<void> {
+  await db.prepare("INSERT OR IGNORE INTO user_token_sessions (token_id, session_id) VALUES (?, ?)").bind(tokenId, sessionId).run();
+}
+
+/** The sessions a sign-in attached to. */
+export async function attachedSessions(db: D1Database, tokenId: string): Promise<string[]> {
+  const { results } = await db.prepare("SELECT session_id FROM user_token_sessions WHERE token_id = ?").bind(tokenId).all<{ session_id: string }>();
+  return results.map((r) => r.session_id);
+}
+
 /** False when `userId` has no such live token (someone else's id is not found either). */
 export async function revokeUserToken(db: D1Database, userId: string, tokenId: string, now: number): Promise<boolean> {
   const r = await db.prepare("UPDATE user_tokens SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL").bind(now, tokenId, userId).run();
