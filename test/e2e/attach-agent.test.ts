@@ -31,9 +31,9 @@ function attach(url: string, t: string | null = token) {
   open.push(c);
   return c;
 }
-async function loaded(url: string, sessionId: string) {
+async function loaded(url: string, sessionId: string, forms = false) {
   const c = attach(url);
-  const init = await initialize(c);
+  const init = await initialize(c, { forms });
   await c.conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd: "/", mcpServers: [] });
   return { c, init };
 }
@@ -108,6 +108,26 @@ describe("baton attach", () => {
     const resolved = await waitFor(() => v.ofKind("permission_resolved").at(-1), "the web sees it answered");
     expect(resolved.optionId).toBe("allow_once");
     expect((await prompt).stopReason).toBe("end_turn");
+  });
+
+  it("the agent's form is offered to a client that takes forms; its answer is the room's, and a form answered elsewhere is withdrawn", async () => {
+    const { sessionId, v, url } = await session();
+    const { c } = await loaded(url, sessionId, true);
+    const first = c.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "ask" }] });
+    const form = await waitFor(() => c.forms[0], "the editor gets the form");
+    expect(form.params.mode === "form" && form.params.message).toContain("A few questions");
+    form.answer({ action: "accept", content: { name: "demo", language: "ts" } });
+    const answered = await waitFor(() => v.ofKind("elicitation_resolved").at(-1), "the web sees it answered");
+    expect(answered).toMatchObject({ action: "accept", content: { name: "demo", language: "ts" } });
+    expect((await first).stopReason).toBe("end_turn");
+    expect(c.agentText()).toContain('"name":"demo"');
+
+    const second = c.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "ask" }] });
+    const again = await waitFor(() => c.forms[1], "the editor gets the second form");
+    const request = await waitFor(() => v.ofKind("elicitation_request").at(-1), "the web gets it too");
+    expect((await v.op({ op: "elicitation.respond", requestId: request.requestId, action: "decline" })).type).toBe("ack");
+    await waitFor(() => again.signal.aborted, "the editor's form is cancelled");
+    expect((await second).stopReason).toBe("end_turn");
   });
 
   it("mode and config writes go through the room", async () => {

@@ -30,11 +30,14 @@ export async function signInUser(url: string, hostname = "attach-test"): Promise
 
 export type PermissionAsk = { params: acp.RequestPermissionRequest; signal: AbortSignal; answer: (r: acp.RequestPermissionResponse) => void };
 
+export type FormAsk = { params: acp.CreateElicitationRequest; signal: AbortSignal; answer: (r: acp.CreateElicitationResponse) => void };
+
 export type AttachedClient = {
   conn: acp.ClientConnection;
   child: ChildProcess;
   updates: acp.SessionNotification[];
   asks: PermissionAsk[];
+  forms: FormAsk[];
   stderr: () => string;
   /** Agent text streamed to this client so far. */
   agentText(): string;
@@ -58,6 +61,7 @@ export function attachClient(sessionUrl: string, token: string | null, extraEnv:
   child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
   const updates: acp.SessionNotification[] = [];
   const asks: PermissionAsk[] = [];
+  const forms: FormAsk[] = [];
   const app = acp
     .client({ name: "attach-test" })
     .onNotification(acp.methods.client.session.update, ({ params }) => {
@@ -70,6 +74,14 @@ export function attachClient(sessionUrl: string, token: string | null, extraEnv:
           asks.push({ params, signal, answer });
           signal.addEventListener("abort", () => answer({ outcome: { outcome: "cancelled" } }));
         }),
+    )
+    .onRequest(
+      acp.methods.client.elicitation.create,
+      ({ params, signal }) =>
+        new Promise<acp.CreateElicitationResponse>((answer) => {
+          forms.push({ params, signal, answer });
+          signal.addEventListener("abort", () => answer({ action: "cancel" }));
+        }),
     );
   const conn = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>));
   return {
@@ -77,6 +89,7 @@ export function attachClient(sessionUrl: string, token: string | null, extraEnv:
     child,
     updates,
     asks,
+    forms,
     stderr: () => err,
     agentText: () => textOf(updates, "agent_message_chunk"),
     userText: () => textOf(updates, "user_message_chunk"),
@@ -92,6 +105,9 @@ export function attachClient(sessionUrl: string, token: string | null, extraEnv:
   };
 }
 
-/** `initialize` as an editor sends it (forms and terminal sign-in not offered). */
-export const initialize = (c: AttachedClient) =>
-  c.conn.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false } } });
+/** `initialize` as an editor sends it (terminal sign-in not offered; forms when `forms`). */
+export const initialize = (c: AttachedClient, opts: { forms?: boolean } = {}) =>
+  c.conn.agent.request(acp.methods.agent.initialize, {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, ...(opts.forms ? { elicitation: { form: {} } } : {}) },
+  });
