@@ -112,8 +112,6 @@ for (const [method, path] of [
   ["POST", "/api/sessions/:id/members"],
   ["PATCH", "/api/sessions/:id/members/:userId"],
   ["DELETE", "/api/sessions/:id/members/:userId"],
-  ["GET", "/api/device/approvals/:userCode"],
-  ["POST", "/api/device/approvals/:userCode"],
 ] as const)
   app.on(method, path, fullAccountOnly);
 
@@ -145,6 +143,7 @@ app.delete("/api/machines/:id", async (c) => {
   return c.json({ ok: true });
 });
 
+// A guest may approve its own sign-in for `baton attach` (its sessions only), not pair a machine: device-routes.ts.
 app.route("/api/device/approvals", deviceApprovalRoutes);
 // The caller's `baton login --user` sign-ins: list and revoke (worker/attach).
 app.route("/api/user-tokens", userTokenRoutes);
