@@ -30,7 +30,9 @@ const isOption = (s: string): s is OptionName => Object.hasOwn(OPTIONS, s);
 
 const OPTION_HELP: Record<Exclude<OptionName, "help" | "version">, string> = {
   server: "--server URL     Baton server (https://… or http://localhost:8787)       env BATON_SERVER",
-  token: "--token TOKEN    machine token (`baton login` stores one; prefer the env var to the flag) env BATON_TOKEN",
+  token: `--token TOKEN    machine token (\`baton login\` stores one)                  env BATON_TOKEN
+                   for attach: your user token (\`baton login --user\`)    env BATON_USER_TOKEN
+                   (prefer the env var to the flag)`,
   root: `--root DIR       a directory sessions may run in (repeatable; default: the current directory)
                                                                            env BATON_ROOTS (${path.delimiter}-separated)`,
   agent: "--agent ID       only these agents (repeatable, or comma-separated): claude codex gemini qwen opencode pi copilot demo, or a custom id",
