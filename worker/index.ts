@@ -34,6 +34,7 @@ import { daemonPublicRoutes, deviceApprovalRoutes } from "./device-routes";
 import { pushRoutes } from "./push/push-routes";
 import { exportRoutes } from "./export-routes";
 import { agentSessionRoutes } from "./agent-session-routes";
+import { fileListRoutes } from "./file-list-routes";
 import { deleteSubscriptionsOfUser } from "./push/push-directory";
 import { type Env, machineStub, roomStub } from "./env";
 import { ATTACH_HEADER, MACHINE_ID_HEADER, SHARE_HEADER, VIEWER_HEADER } from "./headers";
@@ -150,6 +151,8 @@ app.route("/api/user-tokens", userTokenRoutes);
 
 // The session list, its live feed and the lifecycle (issue 26): worker/session-routes.ts.
 app.route("/api/sessions", sessionRoutes);
+// The Sender's "@" picker: the session directory's files, from the daemon (worker/file-list-routes.ts).
+app.route("/api/sessions", fileListRoutes);
 // Read-only share links: the owner creates, lists and revokes them (worker/share/share-routes.ts).
 app.route("/api/sessions", shareOwnerRoutes);
 

@@ -22,6 +22,8 @@
  *   config [N]       (after N sleep units) replies with model / mode / thought_level pinned at turn start
  *   burst N          N tiny chunks as fast as possible (default 1000)
  *
+ * A prompt with images, embedded files or `resource_link` blocks (an @-mention) gets one line each in the markdown
+ * reply: "I received a link to <name> (<uri>)." (demo-received.ts).
  * After session/new and session/load it sends `available_commands_update` (five commands with descriptions).
  * While a turn runs, `_session/steering {sessionId, prompt}` answers {outcome:"injected"} and the turn streams
  * "↪ steered: <text>"; when idle it answers {outcome:"promptRequired"}.

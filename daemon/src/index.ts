@@ -9,6 +9,8 @@ import type { DaemonOptions } from "./daemon-options";
 import { errorMessage, makeLogger, type Logger } from "./log";
 import { createSessionHost, type SessionHost } from "./agent/session-host";
 import { createAskHandler } from "./agent/agent-asks";
+import { createFileListHandler } from "./files/file-list";
+import { routeAsks } from "./tunnel/ask-router";
 import { createTunnelClient, tunnelUrl, type TunnelClient, type TunnelStatus } from "./tunnel/tunnel-client";
 import { DAEMON_VERSION } from "./version";
 
@@ -97,15 +99,19 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       sessions: host.liveSessions(),
     }),
     onCommand: (cmd) => host.handle(cmd),
-    // Issue 26: the agent's own sessions (list / find / delete / fork) on a short-lived agent process.
-    onAsk: createAskHandler({
-      agents,
-      roots,
-      log,
-      learnt: (agentId, caps) => {
-        const current = advertised().find((a) => a.id === agentId);
-        if (current) onLearnt(agentId, { ...current.capabilities, ...caps });
-      },
+    onAsk: routeAsks({
+      // Issue 29: the session directory's files for the Sender's "@" picker.
+      byKind: { "files.list": createFileListHandler({ roots, log }) },
+      // Issue 26: the agent's own sessions (list / find / delete / fork) on a short-lived agent process.
+      otherwise: createAskHandler({
+        agents,
+        roots,
+        log,
+        learnt: (agentId, caps) => {
+          const current = advertised().find((a) => a.id === agentId);
+          if (current) onLearnt(agentId, { ...current.capabilities, ...caps });
+        },
+      }),
     }),
     onInvalidCommand: (raw, reason) => {
       const r = raw as { t?: unknown; sessionId?: unknown } | null;

@@ -1,28 +1,36 @@
 import ArrowUp from "lucide-solid/icons/arrow-up";
 import ChevronDown from "lucide-solid/icons/chevron-down";
 import Clock from "lucide-solid/icons/clock";
-import Paperclip from "lucide-solid/icons/paperclip";
 import Settings2 from "lucide-solid/icons/settings-2";
 import Square from "lucide-solid/icons/square";
-import X from "lucide-solid/icons/x";
-import { createEffect, createMemo, createSignal, createUniqueId, For, on, onMount, Show } from "solid-js";
+import { createEffect, createMemo, createSignal, createUniqueId, For, lazy, on, onMount, Show, Suspense } from "solid-js";
 import type { Command } from "../../../shared/fold";
 import type { ConfigState } from "../../../shared/viewer-protocol";
+import type { ImageFitter } from "../composer/attach-files";
 import { createPopover } from "../lib/create-popover";
 import {
   APPLIES_NEXT_TURN,
-  attachmentLabel,
   composerButtons,
   type ConfigWrite,
   type Draft,
-  groupOptions,
   isDraftEmpty,
   isSendKey,
   optionsFor,
-  type SelectOption,
   selectorsFor,
 } from "../session/composer-logic";
-import { applyCommand, commandName, filterCommands, moveActive, slashQuery } from "../session/slash-logic";
+import { createPicker } from "../session/create-picker";
+import type { FilesAnswer } from "../session/file-search";
+import { mentions } from "../session/mentions-on-demand";
+import { applyCommand, commandName, filterCommands, slashQuery } from "../session/slash-logic";
+import type { MentionApi } from "./Mentions";
+import { OptionList } from "./OptionList";
+import { PickerPopover } from "./PickerPopover";
+
+/** Attachments and the attach / dictation buttons load after the first paint (the session page's initial JS has a budget). */
+const AttachmentTray = lazy(() => import("./ComposerTools").then((m) => ({ default: m.AttachmentTray })));
+const ComposerTools = lazy(() => import("./ComposerTools"));
+/** The options sheet's rows: rendered only when it is open. */
+const OptionsSheet = lazy(() => import("./OptionsSheet"));
 
 type Props = {
   draft: Draft;
@@ -38,8 +46,14 @@ type Props = {
   commands?: readonly Command[];
   /** Why sending is impossible right now (shown as the placeholder), if it is. */
   placeholder?: string;
+  /** The session directory's files matching a query (the "@" picker); without it "@" opens nothing. */
+  files?: (query: string) => Promise<FilesAnswer>;
   /** Receives a function that focuses the textarea (after a take-back, for instance). */
   focusRef?: (focus: () => void) => void;
+  /** Says what could not be attached (and why); the draft is kept. */
+  onError?: (message: string) => void;
+  /** Resizes an attached image (the component tests give a real codec; the browser's canvas otherwise). */
+  fitImage?: ImageFitter;
 };
 
 const MAX_HEIGHT_VH = 0.4;
@@ -57,6 +71,17 @@ export function Sender(props: Props) {
   };
   let composing = false;
   let composedAt = 0;
+  const onError = (m: string) => props.onError?.(m);
+  // ---- attachments (picker, camera, paste, drop): the rules and the image fitting load on the first one
+  const addFiles = (files: File[]) =>
+    void import("./ComposerTools").then((m) =>
+      m.attachFiles(files, { draft: () => props.draft, onDraft: (d) => props.onDraft(d), config: () => props.config, canAct: () => props.canAct, onError, fitImage: props.fitImage }),
+    );
+  const takeFiles = (e: Event, list: FileList | null | undefined) => {
+    if (!list?.length || !props.canAct) return;
+    e.preventDefault();
+    addFiles([...list]);
+  };
 
   const grow = () => {
     if (!input) return;
@@ -75,51 +100,40 @@ export function Sender(props: Props) {
     });
   });
 
-  // ---- slash-command picker
-  const listId = createUniqueId();
+  // ---- the pickers: "/" commands and "@" files, one popover and one keyboard model
   const [caret, setCaret] = createSignal(0);
-  /** The draft text Esc closed the picker at: it stays closed until the text changes. */
+  /** The draft text Esc closed a picker at: it stays closed until the text changes. */
   const [dismissedAt, setDismissedAt] = createSignal<string | null>(null);
-  const [active, setActive] = createSignal(0);
+  const trackCaret = () => input && setCaret(input.selectionStart ?? input.value.length);
+  /** Puts `text` in the draft with the caret (or a selection) at `selection`, focus kept in the textarea. */
+  const writeDraft = (draft: Draft, selection: [number, number]) => {
+    setCaret(selection[1]);
+    props.onDraft(draft);
+    queueMicrotask(() => {
+      input.focus();
+      input.setSelectionRange(selection[0], selection[1]);
+      setCaret(selection[1]);
+      grow();
+    });
+  };
+
   const hasCommands = () => (props.commands?.length ?? 0) > 0;
   const query = () => slashQuery(props.draft.text, caret());
   const matches = createMemo(() => {
     const q = query();
     return q === null || !props.commands ? [] : filterCommands(props.commands, q);
   });
-  const pickerOpen = () => props.canAct && matches().length > 0 && dismissedAt() !== props.draft.text;
-  createEffect(on(query, () => setActive(0)));
-  const optionId = (i: number) => `${listId}-${i}`;
-  const trackCaret = () => input && setCaret(input.selectionStart ?? input.value.length);
-  const pick = (c: Command) => {
+  const slashOpen = () => props.canAct && matches().length > 0 && dismissedAt() !== props.draft.text;
+  const pickCommand = (c: Command) => {
     const next = applyCommand(props.draft.text, c);
-    setCaret(next.selection[1]);
-    props.onDraft({ ...props.draft, text: next.text });
-    queueMicrotask(() => {
-      input.focus();
-      input.setSelectionRange(next.selection[0], next.selection[1]);
-      setCaret(next.selection[1]);
-      grow();
-    });
+    writeDraft({ ...props.draft, text: next.text }, next.selection);
   };
-  /** Picker keys; true when the key was the picker's. */
-  const pickerKey = (e: KeyboardEvent): boolean => {
-    if (!pickerOpen()) return false;
-    const n = matches().length;
-    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-      setActive((i) => moveActive(i, e.key === "ArrowDown" ? 1 : -1, n));
-      document.getElementById(optionId(active()))?.scrollIntoView?.({ block: "nearest" });
-    } else if ((e.key === "Enter" && !e.shiftKey) || e.key === "Tab") {
-      if (composing || e.isComposing) return false;
-      const c = matches()[active()];
-      if (!c) return false;
-      pick(c);
-    } else if (e.key === "Escape") {
-      setDismissedAt(props.draft.text);
-    } else return false;
-    e.preventDefault();
-    return true;
-  };
+  const slash = createPicker({ items: matches, isOpen: slashOpen, resetOn: query, onPick: pickCommand, onClose: () => setDismissedAt(props.draft.text) });
+
+  // "@": the file picker and the chips load on demand (Mentions.tsx), warmed after the first paint; until then "@" just types.
+  const code = mentions.current;
+  onMount(() => props.files && mentions.warm());
+  const [at, setAt] = createSignal<MentionApi | null>(null);
 
   // ---- config options sheet
   const optionsPop = createPopover("above-composer");
@@ -138,48 +152,45 @@ export function Sender(props: Props) {
   };
 
   return (
-    <div class="composer" classList={{ running: props.turnActive }} data-testid="composer">
+    <div class="composer" classList={{ running: props.turnActive }} data-testid="composer"
+      onPaste={(e) => takeFiles(e, e.clipboardData?.files)}
+      onDragOver={(e) => props.canAct && e.dataTransfer?.types.includes("Files") && e.preventDefault()}
+      onDrop={(e) => takeFiles(e, e.dataTransfer?.files)}
+    >
       <Show when={props.draft.attachments.length}>
-        <div class="attachments">
-          <For each={props.draft.attachments}>
-            {(a, i) => (
-              <span class="attachment-pill">
-                <Paperclip size={13} aria-hidden="true" />
-                {attachmentLabel(a)}
-                <button
-                  class="pill-x"
-                  aria-label={`Remove ${attachmentLabel(a)}`}
-                  onClick={() => props.onDraft({ ...props.draft, attachments: props.draft.attachments.filter((_, j) => j !== i()) })}
-                >
-                  <X size={13} />
-                </button>
-              </span>
-            )}
-          </For>
-        </div>
+        <Suspense>
+          <AttachmentTray
+            attachments={props.draft.attachments}
+            onRemove={(i) => props.onDraft({ ...props.draft, attachments: props.draft.attachments.filter((_, j) => j !== i) })}
+          />
+        </Suspense>
       </Show>
       <span class="sr-only" aria-live="polite" data-testid="slash-count">
-        {pickerOpen() ? `${matches().length} ${matches().length === 1 ? "command" : "commands"}` : ""}
+        {slashOpen() ? `${matches().length} ${matches().length === 1 ? "command" : "commands"}` : (at()?.announcement() ?? "")}
       </span>
-      <Show when={pickerOpen()}>
-        <ul class="slash-list" id={listId} role="listbox" aria-label="Commands" data-testid="slash-list">
-          <For each={matches()}>
-            {(c, i) => (
-              <li
-                id={optionId(i())}
-                role="option"
-                class="slash-option"
-                aria-selected={i() === active()}
-                // Keep the focus (and a phone's keyboard) in the textarea.
-                onPointerDown={(e) => e.preventDefault()}
-                onClick={() => pick(c)}
-              >
-                <span class="cmd-name">/{commandName(c)}</span>
-                <span class="cmd-desc">{c.description}</span>
-              </li>
-            )}
-          </For>
-        </ul>
+      <Show when={slashOpen()}>
+        <PickerPopover picker={slash} label="Commands" testId="slash-list" items={matches()} onPick={pickCommand}>
+          {(c) => (
+            <>
+              <span class="cmd-name">/{commandName(c)}</span>
+              <span class="cmd-desc">{c.description}</span>
+            </>
+          )}
+        </PickerPopover>
+      </Show>
+      <Show when={props.files && code()}>
+        {(m) =>
+          m().MentionLayer({
+            draft: () => props.draft,
+            caret,
+            input: () => input,
+            enabled: () => props.canAct && dismissedAt() !== props.draft.text,
+            files: (q) => props.files!(q),
+            write: (draft, to) => writeDraft(draft, [to, to]),
+            dismiss: () => setDismissedAt(props.draft.text),
+            expose: (api) => setAt(() => api),
+          })
+        }
       </Show>
       <textarea
         ref={input}
@@ -187,10 +198,10 @@ export function Sender(props: Props) {
         class="composer-input"
         aria-label="Message"
         // A textarea keeps its implicit textbox role (an editable combobox must be single-line, ARIA 1.2).
-        aria-haspopup={hasCommands() ? "listbox" : undefined}
-        aria-autocomplete={pickerOpen() ? "list" : undefined}
-        aria-controls={pickerOpen() ? listId : undefined}
-        aria-activedescendant={pickerOpen() ? optionId(active()) : undefined}
+        aria-haspopup={hasCommands() || props.files ? "listbox" : undefined}
+        aria-autocomplete={slashOpen() || at()?.open() ? "list" : undefined}
+        aria-controls={slashOpen() ? slash.listId : at()?.listId()}
+        aria-activedescendant={slashOpen() ? slash.optionId(slash.active()) : at()?.activeId()}
         onKeyUp={trackCaret}
         onClick={trackCaret}
         onBlur={() => setDismissedAt(props.draft.text)}
@@ -202,7 +213,8 @@ export function Sender(props: Props) {
         enterkeyhint={props.turnActive ? "enter" : "send"}
         onInput={(e) => {
           setCaret(e.currentTarget.selectionStart ?? e.currentTarget.value.length);
-          props.onDraft({ ...props.draft, text: e.currentTarget.value });
+          const next = { ...props.draft, text: e.currentTarget.value };
+          props.onDraft(at()?.prune(props.draft.text, next) ?? next);
           grow();
         }}
         onCompositionStart={() => (composing = true)}
@@ -211,7 +223,7 @@ export function Sender(props: Props) {
           composedAt = Date.now();
         }}
         onKeyDown={(e) => {
-          if (pickerKey(e)) return;
+          if (slash.onKey(e, composing) || at()?.onKey(e, composing)) return;
           if (!isSendKey(e)) return;
           // Safari fires the IME's confirming Enter just after compositionend.
           if (composing || Date.now() - composedAt < 50) return;
@@ -265,61 +277,25 @@ export function Sender(props: Props) {
             </button>
             <div ref={optionsPop.panel} id={optionsPop.id} popover="auto" tabindex="-1" class="options-sheet" role="dialog" aria-label="Agent options" data-testid="options-sheet">
               <Show when={optionsOpen()}>
-                  <div class="options-head">
-                    <span class="settings-title">Agent options</span>
-                    <Show when={props.turnActive}>
-                      <span class="options-note">A turn is running: a change applies from the next turn</span>
-                    </Show>
-                  </div>
-                  <For each={options()}>
-                    {(o) => {
-                      const nameId = createUniqueId();
-                      return (
-                        <div class="option-row" data-testid={`option-${o.id}`}>
-                          <span class="option-text">
-                            <span class="settings-name" id={nameId}>
-                              {o.name}
-                            </span>
-                            <Show when={o.description}>
-                              <span class="settings-help">{o.description}</span>
-                            </Show>
-                          </span>
-                          {o.kind === "boolean" ? (
-                            <input
-                              type="checkbox"
-                              role="switch"
-                              class="switch"
-                              aria-labelledby={nameId}
-                              checked={o.value}
-                              disabled={!props.canAct}
-                              title={props.turnActive ? APPLIES_NEXT_TURN : undefined}
-                              onChange={(e) => select({ label: o.name, write: o.write }, e.currentTarget.checked)}
-                            />
-                          ) : (
-                            <label class="option-value">
-                              {/* The full current value (wrapping); the native select lies over it. */}
-                              <span aria-hidden="true">{o.valueName}</span>
-                              <ChevronDown size={14} class="select-chev" aria-hidden="true" />
-                              <select
-                                class="option-select"
-                                aria-labelledby={nameId}
-                                disabled={!props.canAct}
-                                title={props.turnActive ? APPLIES_NEXT_TURN : undefined}
-                                value={o.value}
-                                onChange={(e) => select({ label: o.name, write: o.write }, e.currentTarget.value)}
-                              >
-                                <OptionList options={o.options} value={o.value} />
-                              </select>
-                            </label>
-                          )}
-                        </div>
-                      );
-                    }}
-                  </For>
+                <Suspense>
+                  <OptionsSheet options={options()} turnActive={props.turnActive} canAct={props.canAct} onSelect={select} />
+                </Suspense>
               </Show>
             </div>
           </div>
         </Show>
+        <div class="composer-tools">
+          <Suspense>
+            <ComposerTools
+              config={props.config}
+              canAct={props.canAct}
+              onFiles={addFiles}
+              text={() => props.draft.text}
+              onText={(text) => props.onDraft({ ...props.draft, text })}
+              onError={onError}
+            />
+          </Suspense>
+        </div>
         <div class="actions">
           <Show when={buttons().stop}>
             <button class="btn btn-stop" data-testid="stop-button" aria-label="Stop" title="Stop the turn (queued messages are dropped)" onClick={() => props.onStop()}>
@@ -344,22 +320,5 @@ export function Sender(props: Props) {
         </div>
       </div>
     </div>
-  );
-}
-
-/** <option>s of a select, grouped into <optgroup>s where the agent grouped them. */
-function OptionList(props: { options: SelectOption[]; value: string }) {
-  return (
-    <For each={groupOptions(props.options)}>
-      {(g) =>
-        g.group ? (
-          <optgroup label={g.group}>
-            <For each={g.options}>{(o) => <option value={o.value} selected={o.value === props.value}>{o.name}</option>}</For>
-          </optgroup>
-        ) : (
-          <For each={g.options}>{(o) => <option value={o.value} selected={o.value === props.value}>{o.name}</option>}</For>
-        )
-      }
-    </For>
   );
 }
