@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { promptBlocksOf } from "./acp-to-room";
 
 describe("ACP prompt → room blocks", () => {
-  it("keeps text, images and links; inlines an embedded text file", () => {
+  it("keeps text, images, links and embedded text files", () => {
     expect(
       promptBlocksOf([
         { type: "text", text: "look at" },
@@ -14,7 +14,7 @@ describe("ACP prompt → room blocks", () => {
       ok: true,
       blocks: [
         { type: "text", text: "look at" },
-        { type: "text", text: "file:///a.ts\n```\nx = 1\n```" },
+        { type: "resource", resource: { uri: "file:///a.ts", text: "x = 1" } },
         { type: "resource_link", uri: "file:///b.ts", name: "b.ts" },
         { type: "image", mimeType: "image/png", data: "AAAA" },
       ],

@@ -18,8 +18,9 @@ export function promptBlocksOf(prompt: readonly acp.ContentBlock[]): BlocksResul
         blocks.push({ type: "resource_link", uri: c.uri, name: c.name });
         break;
       case "resource":
-        // An embedded file (an editor's @-mention): the agent reads its text as the web's viewers would see it.
-        if ("text" in c.resource) blocks.push({ type: "text", text: `${c.resource.uri}\n\`\`\`\n${c.resource.text}\n\`\`\`` });
+        // An embedded text file (an editor's @-mention) goes as the room takes it; a binary one as a link to it.
+        if ("text" in c.resource)
+          blocks.push({ type: "resource", resource: { uri: c.resource.uri, text: c.resource.text, ...(c.resource.mimeType ? { mimeType: c.resource.mimeType } : {}) } });
         else blocks.push({ type: "resource_link", uri: c.resource.uri, name: c.resource.uri.split("/").pop() || c.resource.uri });
         break;
       case "audio":

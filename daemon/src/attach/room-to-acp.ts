@@ -49,6 +49,8 @@ export function contentOf(block: PromptBlock): acp.ContentBlock {
       return { type: "image", mimeType: block.mimeType, data: block.data };
     case "resource_link":
       return { type: "resource_link", uri: block.uri, name: block.name };
+    case "resource":
+      return { type: "resource", resource: { uri: block.resource.uri, text: block.resource.text, ...(block.resource.mimeType ? { mimeType: block.resource.mimeType } : {}) } };
   }
 }
 
