@@ -69,27 +69,34 @@ async function withLock(dir, done, fn) {
 }
 
 export async function installAgent(id) {
-  const dir = agentDir(id);
-  if (isInstalled(id)) return dir;
-  await withLock(dir, () => isInstalled(id), () => install(id, dir));
+  return installPinned(agentDir(id), manifest.agents[id].packages, `agent ${id}`);
+}
+
+/**
+ * Installs `packages` ({name: version}) into `dir` once, under a lock, with a marker written only after npm
+ * succeeded; a folder with its marker is reused. Shared with scripts/install-clients.mjs (the ACP clients).
+ */
+export async function installPinned(dir, packages, label) {
+  const done = () => existsSync(join(dir, MARKER));
+  if (done()) return dir;
+  await withLock(dir, done, () => install(dir, packages, label));
   return dir;
 }
 
-async function install(id, dir) {
-  const entry = manifest.agents[id];
-  const specs = Object.entries(entry.packages).map(([name, version]) => `${name}@${version}`);
+async function install(dir, packages, label) {
+  const specs = Object.entries(packages).map(([name, version]) => `${name}@${version}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   // A package.json of its own, so npm does not walk up into a project's.
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `baton-agent-${id}`, private: true }) + "\n");
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `baton-cache-${label.replace(/[^a-z0-9]+/gi, "-")}`, private: true }) + "\n");
   const started = Date.now();
-  process.stderr.write(`[agents] installing ${id}: ${specs.join(" ")} into ${dir}\n`);
+  process.stderr.write(`[install] ${label}: ${specs.join(" ")} into ${dir}\n`);
   await run("npm", ["install", "--prefix", dir, ...specs, "--no-audit", "--no-fund", "--loglevel=error"], {
     ...process.env,
     npm_config_update_notifier: "false",
   });
-  writeFileSync(join(dir, MARKER), JSON.stringify({ id, packages: entry.packages, at: new Date().toISOString() }) + "\n");
-  process.stderr.write(`[agents] ${id} installed in ${Math.round((Date.now() - started) / 1000)} s\n`);
+  writeFileSync(join(dir, MARKER), JSON.stringify({ packages, at: new Date().toISOString() }) + "\n");
+  process.stderr.write(`[install] ${label} installed in ${Math.round((Date.now() - started) / 1000)} s\n`);
 }
 
 /** Ids from a list ("all" or a comma/space list); unknown ids are an error. */

@@ -8,6 +8,8 @@ export const DeviceCodeRequest = z.object({
   agents: z.array(z.object({ id: z.string().min(1).max(64), label: z.string().max(100), version: z.string().max(64).nullable().optional() })).max(32),
   daemonVersion: z.string().min(1).max(64),
   protocolVersion: z.number().int().min(0).max(1_000_000),
+  /** What the code pairs: this machine (the daemon's token; the default) or the person signing in (`baton login --user`). */
+  kind: z.enum(["machine", "user"]).optional(),
 });
 export type DeviceCodeRequest = z.infer<typeof DeviceCodeRequest>;
 
@@ -47,6 +49,7 @@ export const DeviceApproval = z.object({
   protocolVersion: z.number(),
   status: z.enum(["pending", "approved", "denied", "consumed", "expired"]),
   expiresAt: z.number(),
+  kind: z.enum(["machine", "user"]),
 });
 export type DeviceApproval = z.infer<typeof DeviceApproval>;
 

@@ -1,6 +1,7 @@
 /** `baton login`'s storage: device codes in D1 (the rules are in device-auth-rules.ts). */
 import type { DeviceApproval, DeviceCodeRequest } from "../shared/device-api";
-import { createMachine, newSecret, sha256Hex } from "./d1-directory";
+import { createMachine, getUser, newSecret, sha256Hex } from "./d1-directory";
+import { createUserToken } from "./attach/user-tokens";
 import {
   approvalStatus,
   decidable,
@@ -22,6 +23,7 @@ type DeviceCodeRow = {
   daemon_version: string;
   protocol_version: number;
   status: DeviceStatus;
+  kind: "machine" | "user";
   approved_by: string | null;
   machine_name: string | null;
   interval_ms: number;
@@ -61,7 +63,7 @@ export async function issueDeviceCode(
       await db
         .prepare(
           `INSERT INTO device_codes (id, device_code_hash, user_code, client_key, hostname, os, agents_json, daemon_version,
-             protocol_version, status, interval_ms, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
+             protocol_version, status, kind, interval_ms, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
         )
         .bind(
           crypto.randomUUID(),
@@ -73,6 +75,7 @@ export async function issueDeviceCode(
           JSON.stringify(req.agents),
           req.daemonVersion,
           req.protocolVersion,
+          req.kind ?? "machine",
           DEVICE_POLL_INTERVAL_MS,
           now,
           expiresAt,
@@ -87,6 +90,7 @@ export async function issueDeviceCode(
 
 export type PollResult =
   | { kind: "issued"; token: string; machine: { id: string; name: string } }
+  | { kind: "issued_user"; token: string; user: { id: string; name: string; email: string } }
   | { kind: "pending" | "denied" | "expired" | "used" | "unknown" }
   | { kind: "slow_down"; intervalMs: number };
 
@@ -104,6 +108,12 @@ export async function pollDeviceCode(db: D1Database, deviceCode: string, now: nu
   // Single use: only the poll that flips approved → consumed mints the token.
   const flip = await db.prepare("UPDATE device_codes SET status = 'consumed' WHERE id = ? AND status = 'approved'").bind(row.id).run();
   if (flip.meta.changes !== 1) return { kind: "used" };
+  if (row.kind === "user") {
+    const user = await getUser(db, row.approved_by!);
+    if (!user) return { kind: "unknown" };
+    const { token } = await createUserToken(db, user.id, row.hostname, now);
+    return { kind: "issued_user", token, user: { id: user.id, name: user.name, email: user.email } };
+  }
   const { machine, token } = await createMachine(db, row.approved_by!, row.machine_name ?? row.hostname);
   return { kind: "issued", token, machine: { id: machine.id, name: machine.name } };
 }
@@ -120,6 +130,7 @@ export async function deviceApproval(db: D1Database, userCode: string, now: numb
     protocolVersion: row.protocol_version,
     status: approvalStatus(rules(row), now),
     expiresAt: row.expires_at,
+    kind: row.kind,
   };
 }
 

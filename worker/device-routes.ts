@@ -8,7 +8,9 @@ import { Hono } from "hono";
 import { DeviceCodeRequest, DeviceDecisionBody, DeviceTokenError, DeviceTokenRequest, normalizeUserCode, type DeviceCodeResponse } from "../shared/device-api";
 import { checkDaemonProtocol, MIN_DAEMON_PROTOCOL_VERSION, TUNNEL_PROTOCOL_VERSION, UPGRADE_REQUIRED } from "../shared/protocol-version";
 import { TUNNEL_TOKEN_HEADER } from "../shared/tunnel-protocol";
+import type { UserTokenResponse } from "../shared/attach-api";
 import { apiError } from "./api-error";
+import type { AccountScope } from "../shared/api";
 import type { AuthMode } from "./auth/identity";
 import { decideDeviceCode, deviceApproval, issueDeviceCode, pollDeviceCode } from "./device-auth";
 import { getMachine, machineForToken, type User } from "./d1-directory";
@@ -46,6 +48,8 @@ daemonPublicRoutes.post("/device/token", async (c) => {
   switch (r.kind) {
     case "issued":
       return c.json({ token: r.token, machine: r.machine });
+    case "issued_user":
+      return c.json({ token: r.token, user: r.user } satisfies UserTokenResponse);
     case "pending":
       return apiError(c, 400, DeviceTokenError.pending, "waiting for someone to approve the code in the browser");
     case "slow_down":
@@ -71,11 +75,15 @@ daemonPublicRoutes.get("/tunnel/check", async (c) => {
   return c.json({ machine: { id: machine.id, name: machine.name }, protocolVersion: TUNNEL_PROTOCOL_VERSION, minProtocolVersion: MIN_DAEMON_PROTOCOL_VERSION });
 });
 
-export const deviceApprovalRoutes = new Hono<{ Bindings: Env; Variables: { user: User; via: AuthMode } }>();
+export const deviceApprovalRoutes = new Hono<{ Bindings: Env; Variables: { user: User; via: AuthMode; scope: AccountScope } }>();
+
+/** Guests act only in the sessions they were given: a sign-in as themselves for `baton attach` is that; a machine is not. */
+const GUEST_MACHINE = "your account was invited to sessions; it cannot pair machines (it may approve its own `baton login --user`)";
 
 deviceApprovalRoutes.get("/:userCode", async (c) => {
   const approval = await deviceApproval(c.env.DB, normalizeUserCode(c.req.param("userCode")), Date.now());
   if (!approval) return apiError(c, 404, "NOT_FOUND", "no such code: check it against the terminal, or run `baton login` again");
+  if (c.get("scope") !== "full" && approval.kind !== "user") return apiError(c, 403, "GUEST_ACCOUNT", GUEST_MACHINE);
   return c.json({ approval });
 });
 
@@ -83,6 +91,7 @@ deviceApprovalRoutes.post("/:userCode", async (c) => {
   const parsed = DeviceDecisionBody.safeParse(await c.req.json().catch(() => null));
   if (!parsed.success) return apiError(c, 400, "BAD_REQUEST", parsed.error.issues[0]?.message ?? "invalid body");
   const code = normalizeUserCode(c.req.param("userCode"));
+  if (c.get("scope") !== "full" && (await deviceApproval(c.env.DB, code, Date.now()))?.kind !== "user") return apiError(c, 403, "GUEST_ACCOUNT", GUEST_MACHINE);
   const ok = await decideDeviceCode(c.env.DB, code, c.get("user").id, parsed.data.decision, parsed.data.name, Date.now());
   if (!ok) {
     const approval = await deviceApproval(c.env.DB, code, Date.now());

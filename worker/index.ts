@@ -37,11 +37,12 @@ import { agentSessionRoutes } from "./agent-session-routes";
 import { fileListRoutes } from "./file-list-routes";
 import { deleteSubscriptionsOfUser } from "./push/push-directory";
 import { type Env, machineStub, roomStub } from "./env";
-import { MACHINE_ID_HEADER, SHARE_HEADER, VIEWER_HEADER } from "./headers";
+import { ATTACH_HEADER, MACHINE_ID_HEADER, SHARE_HEADER, VIEWER_HEADER } from "./headers";
 import { sessionRoutes } from "./session-routes";
 import { publish, publishIfChanged, publishSession } from "./session-feed/feed-publish";
 import { markSeen } from "./session-list/session-list-directory";
 import { shareOwnerRoutes, sharePublicRoutes } from "./share/share-routes";
+import { attachPublicRoutes, userTokenRoutes } from "./attach/attach-routes";
 
 export { Machine } from "./machine/machine-do";
 export { SessionRoom } from "./session-room/session-room-do";
@@ -79,6 +80,9 @@ app.route("/api/auth", authRoutes);
 // A read-only share link's page data and socket (public: a spectator may be anonymous; worker/share).
 app.route("/api", sharePublicRoutes);
 
+// `baton attach`: a session's viewer socket for a user token (public: the token is the identity; worker/attach).
+app.route("/api", attachPublicRoutes);
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 app.use("/api/*", async (c, next) => {
@@ -109,8 +113,6 @@ for (const [method, path] of [
   ["POST", "/api/sessions/:id/members"],
   ["PATCH", "/api/sessions/:id/members/:userId"],
   ["DELETE", "/api/sessions/:id/members/:userId"],
-  ["GET", "/api/device/approvals/:userCode"],
-  ["POST", "/api/device/approvals/:userCode"],
 ] as const)
   app.on(method, path, fullAccountOnly);
 
@@ -142,7 +144,10 @@ app.delete("/api/machines/:id", async (c) => {
   return c.json({ ok: true });
 });
 
+// A guest may approve its own sign-in for `baton attach` (its sessions only), not pair a machine: device-routes.ts.
 app.route("/api/device/approvals", deviceApprovalRoutes);
+// The caller's `baton login --user` sign-ins: list and revoke (worker/attach).
+app.route("/api/user-tokens", userTokenRoutes);
 
 // The session list, its live feed and the lifecycle (issue 26): worker/session-routes.ts.
 app.route("/api/sessions", sessionRoutes);
@@ -254,6 +259,7 @@ app.get("/api/sessions/:id/ws", async (c) => {
   const headers = new Headers(c.req.raw.headers);
   headers.set(VIEWER_HEADER, JSON.stringify(viewer));
   headers.delete(SHARE_HEADER); // only the share route says a socket came through a link
+  headers.delete(ATTACH_HEADER); // and only the attach route that it came through a user token
   // Joining is looking: the list's "new since you looked" clears (again when the socket closes).
   c.executionCtx.waitUntil(publishIfChanged(c.env, m.session.id, markSeen(c.env.DB, m.session.id, user.id, Date.now()), user.id));
   return roomStub(c.env, m.session.id).fetch(new Request(c.req.raw.url, { headers }));

@@ -20,8 +20,10 @@ describe("on a dispatch's answer", () => {
     ["an answer for a turn the daemon already confirmed: nothing", running(), { kind: "prompt", turnId: "t1", then: "flush", entries: [entry("m1")] }, OK, null, {}, []],
     ["a steer refused: its entry as it was", running({ queue: [entry("a", "steering")] }), { kind: "steer", entryId: "a", was: "queued" }, OFFLINE, { ok: false, code: "MACHINE_OFFLINE", message: "offline" }, { queue: [entry("a")] }, ["queue_state"]],
     ["a steer taken", running({ queue: [entry("a", "steering")] }), { kind: "steer", entryId: "a", was: "queued" }, OK, { ok: true, op: "queue.steer", ack: { outcome: "steering" } }, {}, []],
-    ["a config write mid-turn applies next turn", running(), { kind: "config" }, OK, { ok: true, op: "config.set", ack: { outcome: "forwarded", appliesNextTurn: true } }, {}, []],
-    ["a config write while idle", ready(), { kind: "config" }, OK, { ok: true, op: "config.set", ack: { outcome: "forwarded", appliesNextTurn: false } }, {}, []],
+    ["a config write mid-turn applies next turn", running(), { kind: "config", op: "config.set" }, OK, { ok: true, op: "config.set", ack: { outcome: "forwarded", appliesNextTurn: true } }, {}, []],
+    ["a config write while idle", ready(), { kind: "config", op: "config.set" }, OK, { ok: true, op: "config.set", ack: { outcome: "forwarded", appliesNextTurn: false } }, {}, []],
+    ["a mode write is acked as mode.set (the op it answers)", ready(), { kind: "config", op: "mode.set" }, OK, { ok: true, op: "mode.set", ack: { outcome: "forwarded", appliesNextTurn: false } }, {}, []],
+    ["a model write is acked as model.set", ready(), { kind: "config", op: "model.set" }, OK, { ok: true, op: "model.set", ack: { outcome: "forwarded", appliesNextTurn: false } }, {}, []],
     ["an open the machine could not deliver: offline", ready(), { kind: "open" }, OFFLINE, null, { machineOnline: false, statusKey: "offline:" }, ["session_status", "directory.status"]],
     ["an open refused otherwise: nothing (the daemon's session.failed says why)", ready(), { kind: "open" }, { ok: false, code: "NOT_FOUND", message: "x" }, null, {}, []],
   ])("%s", (_name, before, about, res, reply, changed, kinds) => {

@@ -45,7 +45,7 @@ export function onDispatchAnswer(out: Out, about: About, res: DispatchResult): R
       return refuse(res.code, res.message);
     case "config":
       if (!res.ok) return refuse(res.code, res.message);
-      return ackOf("config.set", { outcome: "forwarded", appliesNextTurn: out.state.turn.phase !== "idle" });
+      return ackOf(about.op, { outcome: "forwarded", appliesNextTurn: out.state.turn.phase !== "idle" });
     case "open":
       if (!res.ok && res.code === ErrorCode.MACHINE_OFFLINE) {
         out.set({ machineOnline: false });

@@ -46,7 +46,7 @@ export function onViewerOp(out: Out, viewer: Viewer, op: MemberOp): Reply | null
     case "model.set": {
       const c = configCommand(agentConfigOf(out.state), op, out.state.session.sessionId);
       if (!c.ok) return refuse(ErrorCode.NOT_SUPPORTED, c.message);
-      out.dispatch(c.command, {}, { kind: "config" });
+      out.dispatch(c.command, {}, { kind: "config", op: op.op });
       return null;
     }
     case "permission.respond":

@@ -20,7 +20,8 @@ export type About =
   /** The reserved turn's prompt: sent now by a viewer (`send`), flushed from the queue, or forwarded again after a reset. */
   | { kind: "prompt"; turnId: string; then: "send" | "flush" | "recover"; entries: QueueEntry[] }
   | { kind: "steer"; entryId: string; was: QueueEntry["state"] }
-  | { kind: "config" }
+  /** `op`: the viewer op it answers (mode / model / config writes share the ack shape, not the name). */
+  | { kind: "config"; op: "config.set" | "mode.set" | "model.set" }
   | { kind: "open" };
 
 export type Effect =

@@ -22,6 +22,8 @@ export interface RoomRpc extends Rpc.DurableObjectBranded {
   viewerAccessChanged(userId: string): Promise<number>;
   /** A share link was revoked: its spectators' sockets close (CLOSE_SHARE_ENDED); returns how many. */
   endShareLink(linkId: string): Promise<number>;
+  /** A `baton attach` sign-in was revoked: its sockets here close (the client's reconnect is then refused). */
+  endAttach(tokenId: string): Promise<number>;
   /** The daemon's numbered events for this session, in order (duplicates dropped by the room). */
   onDaemonEvents(epoch: string, batch: { n: number; event: DaemonEvent }[]): Promise<void>;
   onMachineStatus(status: MachineStatus): Promise<void>;

@@ -15,7 +15,7 @@ import { CLOSE_SESSION_DELETED } from "../../shared/close-codes";
 import { publishIfChanged } from "../session-feed/feed-publish";
 import { markSeen, setNeedsYou } from "../session-list/session-list-directory";
 import { type Env, machineStub } from "../env";
-import { SHARE_HEADER, VIEWER_HEADER } from "../headers";
+import { ATTACH_HEADER, SHARE_HEADER, VIEWER_HEADER } from "../headers";
 import { CLOSE_SHARE_ENDED } from "../../shared/close-codes";
 import { expiryDue } from "../share/share-link-rules";
 import type { DispatchOptions, DispatchResult, MachineStatus } from "../machine/dispatch-result";
@@ -107,6 +107,17 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
     return closed;
   }
 
+  /** A `baton attach` sign-in was revoked (issue 30 #1): its sockets close now, as access changed; returns how many. */
+  async endAttach(tokenId: string): Promise<number> {
+    let closed = 0;
+    for (const ws of this.ctx.getWebSockets()) {
+      if (this.attachment(ws)?.attachTokenId !== tokenId) continue;
+      closeQuietly(ws, CLOSE_ACCESS_CHANGED, "sign-in revoked");
+      closed++;
+    }
+    return closed;
+  }
+
   /**
    * The earliest share-link expiry among open spectators came (set by fetch below): close theirs, wait for the
    * next. An alarm wakes a hibernated room; it does not keep one in memory.
@@ -149,7 +160,8 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
     const pair = new WebSocketPair();
     const server = pair[1];
     this.ctx.acceptWebSocket(server);
-    server.serializeAttachment({ viewer, connectedAt: Date.now(), ...(share ? { share } : {}) } satisfies Attachment);
+    const attachTokenId = request.headers.get(ATTACH_HEADER);
+    server.serializeAttachment({ viewer, connectedAt: Date.now(), ...(share ? { share } : {}), ...(attachTokenId ? { attachTokenId } : {}) } satisfies Attachment);
     // Synchronous from here: the backlog we read is exactly what precedes the next broadcast.
     this.core.replay(viewer, after, (text) => server.send(text));
     return new Response(null, { status: 101, webSocket: pair[0] });

@@ -11,7 +11,7 @@ export const CLOSE_PROTOCOL_ERROR = 1002;
 
 /** A spectator came through a share link (issue 30 #3): which one, and when it expires (null: never). */
 export type ShareGrant = { linkId: string; expiresAt: number | null };
-export type Attachment = { viewer: Viewer; connectedAt: number; share?: ShareGrant };
+export type Attachment = { viewer: Viewer; connectedAt: number; share?: ShareGrant; /** `baton attach`'s user token id. */ attachTokenId?: string };
 
 /** The share link the Worker put in a spectator's upgrade (absent for members; malformed → refused). */
 export function parseShareGrant(header: string | null): ShareGrant | null | "bad" {

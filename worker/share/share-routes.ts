@@ -14,7 +14,7 @@ import { apiError } from "../api-error";
 import { resolveIdentity, originAllowed } from "../auth/identity";
 import { getSession, sessionAccess, type User } from "../d1-directory";
 import { type Env, roomStub } from "../env";
-import { SHARE_HEADER, VIEWER_HEADER } from "../headers";
+import { ATTACH_HEADER, SHARE_HEADER, VIEWER_HEADER } from "../headers";
 import type { ShareGrant } from "../session-room/viewer-sockets";
 import { activeShareLinks, insertShareLink, revokeShareLink, shareLinkByToken } from "./share-directory";
 import { expiresAtFor, managesShareLinks, refusalAnswer, type ShareVerdict, shareVerdict, tokenFromProtocols, tokenShape } from "./share-link-rules";
@@ -99,6 +99,7 @@ sharePublicRoutes.get("/share/ws", async (c) => {
     : { id: `spectator:${link.id}:${crypto.randomUUID()}`, name: "Spectator", role: "viewer" };
   const headers = new Headers(c.req.raw.headers);
   headers.delete("Sec-WebSocket-Protocol");
+  headers.delete(ATTACH_HEADER);
   headers.set(VIEWER_HEADER, JSON.stringify(viewer));
   headers.set(SHARE_HEADER, JSON.stringify({ linkId: link.id, expiresAt: link.expiresAt } satisfies ShareGrant));
   const res = await roomStub(c.env, link.sessionId).fetch(new Request(c.req.raw.url, { headers }));

@@ -1,6 +1,7 @@
 /** The directory HTTP API (shapes in shared/api.ts). Errors arrive as `{error: {code, message}}`. */
 import type { AuthConfig, CreateSessionBody, MachineSummary, Me, Member, SessionSummary } from "../../../shared/api";
 import type { DeviceApproval, DeviceDecisionBody } from "../../../shared/device-api";
+import type { UserTokenSummary, UserTokensReply } from "../../../shared/attach-api";
 import type { Viewer } from "../../../shared/viewer-protocol";
 import type { BulkArchiveBody, DeleteSessionBody, UpdateSessionBody } from "../../../shared/session-list";
 
@@ -57,6 +58,10 @@ export const api = {
   deviceApproval: (userCode: string) => call<{ approval: DeviceApproval }>(`/api/device/approvals/${encodeURIComponent(userCode)}`).then((r) => r.approval),
   decideDevice: (userCode: string, body: DeviceDecisionBody) =>
     call<{ approval: DeviceApproval }>(`/api/device/approvals/${encodeURIComponent(userCode)}`, { method: "POST", body: JSON.stringify(body) }).then((r) => r.approval),
+
+  /** `baton login --user` sign-ins (for `baton attach`): list and revoke. */
+  userTokens: () => call<UserTokensReply>("/api/user-tokens").then((r): UserTokenSummary[] => r.tokens),
+  revokeUserToken: (id: string) => call<UserTokensReply>(`/api/user-tokens/${encodeURIComponent(id)}`, { method: "DELETE" }).then((r) => r.tokens),
 
   members: (sessionId: string) => call<{ members: Member[]; role: Member["role"] }>(`${membersPath(sessionId)}`),
   addMember: (sessionId: string, email: string, role: GrantableRole) =>

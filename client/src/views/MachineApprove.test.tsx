@@ -19,6 +19,7 @@ beforeEach(() => {
     protocolVersion: 1,
     status: "pending",
     expiresAt: Date.now() + 600_000,
+    kind: "machine",
   };
   posts = [];
   vi.stubGlobal(
@@ -65,6 +66,18 @@ describe("Approve a machine", () => {
     fireEvent.click(screen.getByRole("button", { name: "Approve" }));
     expect(await screen.findByTestId("approve-result")).toHaveTextContent("Approved");
     expect(posts).toEqual([{ decision: "approve", name: "Build box" }]);
+  });
+
+  it("a user sign-in (baton login --user) says it acts as you, asks no machine name, and approves", async () => {
+    approval = { ...approval, kind: "user", agents: [] };
+    mount("/machines/approve?code=ACDE-FGHJ");
+    expect(await screen.findByRole("heading", { name: "Approve a sign-in" })).toBeInTheDocument();
+    expect(screen.getByText(/join your sessions as\s+you/)).toBeInTheDocument();
+    expect(screen.queryByTestId("approve-name")).toBeNull();
+    expect(screen.queryByTestId("approve-agents")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Approve" }));
+    expect(await screen.findByTestId("approve-result")).toHaveTextContent("signed in as you");
+    expect(posts).toEqual([{ decision: "approve", name: "build-box" }]);
   });
 
   it("denies", async () => {

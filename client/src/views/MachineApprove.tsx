@@ -40,6 +40,9 @@ export function MachineApprove() {
     }
   };
 
+  // Read only once loaded: an errored resource throws when read.
+  const isSignIn = () => approval.state === "ready" && approval().kind === "user";
+
   const lookUp = (e: Event) => {
     e.preventDefault();
     setParams({ code: normalizeUserCode(typed()) });
@@ -53,8 +56,10 @@ export function MachineApprove() {
             <ArrowLeft size={20} />
           </A>
           <div>
-            <h1>Approve a machine</h1>
-            <p class="tagline">A daemon asked to be paired with your account.</p>
+            <h1>{isSignIn() ? "Approve a sign-in" : "Approve a machine"}</h1>
+            <p class="tagline">
+              {isSignIn() ? "A terminal asked to act as you (baton attach)." : "A daemon asked to be paired with your account."}
+            </p>
           </div>
         </div>
         <UserMenu />
@@ -116,12 +121,13 @@ function ApprovalDetails(props: { approval: DeviceApproval; name: string; setNam
         Code <strong class="mono" data-testid="approve-code">{a().userCode}</strong>
       </p>
       <dl class="approve-facts">
-        <dt>Machine</dt>
+        <dt>{a().kind === "user" ? "Terminal on" : "Machine"}</dt>
         <dd class="mono" data-testid="approve-hostname">
           <Monitor size={14} aria-hidden="true" /> {a().hostname}
         </dd>
         <dt>System</dt>
         <dd data-testid="approve-os">{a().os}</dd>
+        <Show when={a().kind === "machine"}>
         <dt>Agents</dt>
         <dd data-testid="approve-agents">
           <Show when={a().agents.length} fallback="none found yet">
@@ -137,10 +143,25 @@ function ApprovalDetails(props: { approval: DeviceApproval; name: string; setNam
             </ul>
           </Show>
         </dd>
-        <dt>Daemon</dt>
+        </Show>
+        <dt>{a().kind === "user" ? "Baton CLI" : "Daemon"}</dt>
         <dd>{a().daemonVersion}</dd>
       </dl>
       <Switch>
+        <Match when={a().status === "pending" && a().kind === "user"}>
+          <p class="hint">
+            Approve only if you ran <code>baton login --user</code> yourself and the terminal shows the same code: it will join your sessions as
+            you, with your role in each. You can revoke it on the Machines page.
+          </p>
+          <div class="approve-actions">
+            <button class="btn" disabled={props.busy} onClick={() => props.onDecide("deny")} data-testid="approve-deny">
+              Deny
+            </button>
+            <button class="btn btn-primary" disabled={props.busy} onClick={() => props.onDecide("approve")} data-testid="approve-submit">
+              Approve
+            </button>
+          </div>
+        </Match>
         <Match when={a().status === "pending"}>
           <p class="hint">Approve only if you ran <code>baton login</code> on this machine yourself and the terminal shows the same code.</p>
           <label class="auth-field approve-name">
@@ -155,6 +176,12 @@ function ApprovalDetails(props: { approval: DeviceApproval; name: string; setNam
               Approve
             </button>
           </div>
+        </Match>
+        <Match when={(a().status === "approved" || a().status === "consumed") && a().kind === "user"}>
+          <p class="approve-done status-text-idle" role="status" data-testid="approve-result">
+            Approved. The terminal on {a().hostname} is signed in as you within a few seconds; it is listed under Editors and terminals in{" "}
+            <A href="/machines">Machines</A>.
+          </p>
         </Match>
         <Match when={a().status === "approved" || a().status === "consumed"}>
           <p class="approve-done status-text-idle" role="status" data-testid="approve-result">

@@ -13,6 +13,7 @@ import { daemonVersionNote, installCommands } from "../lib/daemon-install";
 import { sentence, timeAgo } from "../lib/format";
 import { toast } from "../lib/toasts";
 import { CopyCommand } from "./CopyCommand";
+import { SignIns } from "./SignIns";
 import { UserMenu } from "./UserMenu";
 import { useMe } from "../lib/auth";
 import "../home.css";
@@ -182,6 +183,8 @@ export function Machines() {
           </Show>
         </Show>
       </section>
+
+      <SignIns />
     </div>
   );
 }

@@ -55,3 +55,25 @@ describe("baton's command line (node:util parseArgs)", () => {
     expect(explicit.kind === "daemon" && explicit.options.legacyCapabilitiesFile).toBeFalsy();
   });
 });
+
+describe("baton attach / baton login --user", () => {
+  const url = "https://baton.example.com/s/abc";
+  it("attach takes the session URL, a user token from the flag or BATON_USER_TOKEN (never the machine token), and --login", () => {
+    expect(parseCli(["attach", url], { ...env, BATON_USER_TOKEN: "bu_env" }, cwd)).toMatchObject({ kind: "attach", url, token: "bu_env", login: false });
+    expect(parseCli(["attach", url, "--token", "bu_flag"], { ...env, BATON_USER_TOKEN: "bu_env" }, cwd)).toMatchObject({ token: "bu_flag" });
+    expect(parseCli(["attach", url], env, cwd)).toMatchObject({ token: null });
+    expect(parseCli(["attach", url, "--login"], env, cwd)).toMatchObject({ login: true });
+    expect(usage()).toContain("baton attach SESSION_URL");
+  });
+
+  it("attach without a URL, or with the daemon's flags, is a usage error", () => {
+    expect(() => parseCli(["attach"], env, cwd)).toThrow(/needs the session's URL/);
+    expect(() => parseCli(["attach", url, "--root", "/x"], env, cwd)).toThrow(/--root is not an option of `baton attach`/);
+    expect(() => parseCli(["daemon", "--user"], env, cwd)).toThrow(/--user is not an option of `baton daemon`/);
+  });
+
+  it("login --user asks for a user sign-in", () => {
+    expect(parseCli(["login", "https://baton.example.com", "--user"], env, cwd)).toMatchObject({ kind: "login", user: true });
+    expect(parseCli(["login", "https://baton.example.com"], env, cwd)).toMatchObject({ kind: "login", user: false });
+  });
+});

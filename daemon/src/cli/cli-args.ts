@@ -20,6 +20,8 @@ const OPTIONS = {
   "dry-run": { type: "boolean" },
   debug: { type: "boolean" },
   "allow-insecure-http": { type: "boolean" },
+  user: { type: "boolean" },
+  login: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -28,7 +30,9 @@ const isOption = (s: string): s is OptionName => Object.hasOwn(OPTIONS, s);
 
 const OPTION_HELP: Record<Exclude<OptionName, "help" | "version">, string> = {
   server: "--server URL     Baton server (https://… or http://localhost:8787)       env BATON_SERVER",
-  token: "--token TOKEN    machine token (`baton login` stores one; prefer the env var to the flag) env BATON_TOKEN",
+  token: `--token TOKEN    machine token (\`baton login\` stores one)                  env BATON_TOKEN
+                   for attach: your user token (\`baton login --user\`)    env BATON_USER_TOKEN
+                   (prefer the env var to the flag)`,
   root: `--root DIR       a directory sessions may run in (repeatable; default: the current directory)
                                                                            env BATON_ROOTS (${path.delimiter}-separated)`,
   agent: "--agent ID       only these agents (repeatable, or comma-separated): claude codex gemini qwen opencode pi copilot demo, or a custom id",
@@ -36,6 +40,8 @@ const OPTION_HELP: Record<Exclude<OptionName, "help" | "version">, string> = {
                    {"server","token","roots":[…],"agents":[{"id","label","command","args","env"}],"budget"}`,
   "dry-run": "--dry-run        print the file and the commands instead of running them",
   debug: "--debug          also log agents' stderr                                   env BATON_DEBUG=1",
+  user: "--user           sign in as yourself (for `baton attach`), not as this machine",
+  login: "--login          sign in (as `baton login --user` for the URL's server) instead of attaching",
   "allow-insecure-http": `--allow-insecure-http  send or receive the token over plain http with a non-loopback server (a trusted
                    network)                                                env BATON_ALLOW_INSECURE_HTTP=1`,
 };
@@ -46,10 +52,22 @@ export type ServiceActionName = (typeof SERVICE_ACTIONS)[number];
 /** Each command: its synopsis, what it does, its flags, and how many arguments it takes. */
 const COMMANDS = {
   login: {
-    synopsis: "baton login SERVER_URL [--config FILE]",
-    summary: "pair this machine (a code approved in the browser)",
-    about: "Pairs this machine with a Baton server: prints a link and a code to approve in the browser, then stores the machine token in the config file (mode 600).",
-    options: ["server", "config", "agent", "allow-insecure-http"],
+    synopsis: "baton login SERVER_URL [--user] [--config FILE]",
+    summary: "pair this machine, or sign in as yourself with --user (a code approved in the browser)",
+    about: `Pairs this machine with a Baton server: prints a link and a code to approve in the browser, then stores the machine token in the config file (mode 600).
+With --user it signs you in instead (for \`baton attach\`): the token acts as you, with your role in each session, and
+only opens sessions' sockets; revoke it on the server's Machines page.`,
+    options: ["server", "config", "agent", "user", "allow-insecure-http"],
+    args: 1,
+  },
+  attach: {
+    synopsis: "baton attach SESSION_URL [--token TOKEN] [--config FILE] [--login]",
+    summary: "join a live session from any ACP client (an editor, a terminal): an ACP agent over stdio",
+    about: `Speaks ACP on stdin / stdout as one more viewer of the session at SESSION_URL (copy it from the browser):
+configure it as a custom agent in Zed or run it under acpx. Your messages are queued like the web's; Stop, modes,
+settings and permission answers go through the session. Signs in with \`baton login --user <server>\` (or --login here);
+the token may also come from --token / env BATON_USER_TOKEN. Logs go to stderr.`,
+    options: ["token", "config", "login", "debug", "allow-insecure-http"],
     args: 1,
   },
   daemon: {
@@ -111,7 +129,8 @@ export type CliCommand =
   | { kind: "version" }
   | { kind: "daemon"; options: DaemonOptions }
   | { kind: "agents"; options: DaemonOptions }
-  | { kind: "login"; server: string; configFile: string; options: DaemonOptions }
+  | { kind: "login"; server: string; configFile: string; options: DaemonOptions; user: boolean }
+  | { kind: "attach"; url: string; configFile: string; login: boolean; token: string | null; debug: boolean; allowInsecureHttp: boolean }
   | { kind: "service"; action: ServiceActionName; dryRun: boolean; configFile: string; options: DaemonOptions }
   | { kind: "doctor"; configFile: string; options: DaemonOptions };
 
@@ -173,7 +192,7 @@ export function parseCli(args: readonly string[], env: NodeJS.ProcessEnv = proce
   let file;
   try {
     // A login creates the file: an explicit --config that does not exist yet is fine there.
-    file = readConfigFile(configFile, sub !== "login" && (flags.config !== undefined || envConfig !== undefined));
+    file = readConfigFile(configFile, sub !== "login" && sub !== "attach" && (flags.config !== undefined || envConfig !== undefined));
   } catch (err) {
     if (err instanceof ConfigError) throw new UsageError(err.message);
     throw err;
@@ -210,7 +229,20 @@ export function parseCli(args: readonly string[], env: NodeJS.ProcessEnv = proce
       const server = positionals[1] ?? flags.server ?? envValue(env.BATON_SERVER) ?? file.server;
       if (!server) throw new UsageError("login needs the server's URL: baton login https://baton.example.com", sub);
       checkServer(server);
-      return { kind: "login", server, configFile, options };
+      return { kind: "login", server, configFile, options, user: flags.user === true };
+    }
+    case "attach": {
+      const url = positionals[1];
+      if (!url) throw new UsageError("attach needs the session's URL (copy it from the browser): baton attach https://baton.example.com/s/<id>", sub);
+      return {
+        kind: "attach",
+        url,
+        configFile,
+        login: flags.login === true,
+        token: flags.token ?? envValue(env.BATON_USER_TOKEN) ?? null,
+        debug: options.debug === true,
+        allowInsecureHttp,
+      };
     }
     case "service": {
       const action = SERVICE_ACTIONS.find((a) => a === positionals[1]);

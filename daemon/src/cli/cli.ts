@@ -10,6 +10,7 @@ import { startDaemon } from "../index";
 import { errorMessage } from "../log";
 import { queryLinger } from "./linger";
 import { login } from "./login";
+import { runAttach } from "../attach/run-attach";
 import { runService } from "./service";
 import { DAEMON_VERSION } from "../version";
 
@@ -39,11 +40,16 @@ async function main(argv: readonly string[]): Promise<number | null> {
       return 0;
     }
     case "login": {
-      const agents = detectAgents({ custom: cmd.options.customAgents, only: cmd.options.agents });
-      const r = await login(cmd.server, cmd.configFile, deviceCodeRequest(agents), { say });
+      const agents = cmd.user ? [] : detectAgents({ custom: cmd.options.customAgents, only: cmd.options.agents });
+      const r = await login(cmd.server, cmd.configFile, { ...deviceCodeRequest(agents), ...(cmd.user ? { kind: "user" as const } : {}) }, { say });
       if (!r.ok) {
         process.stderr.write(`baton login: ${r.message}\n`);
         return 1;
+      }
+      if ("user" in r) {
+        say(`\nSigned in as ${r.user.email}. The token is stored in ${r.configFile} (readable only by you); revoke it on the Machines page.`);
+        say("Join a session from an editor or terminal:   baton attach <the session's URL>");
+        return 0;
       }
       say(`\nPaired as "${r.machine.name}". The machine token is stored in ${r.configFile} (readable only by you).`);
       say("Start the daemon now:        baton daemon --root <dir where agents may work>");
@@ -67,6 +73,8 @@ async function main(argv: readonly string[]): Promise<number | null> {
       const user = os.userInfo().username;
       return runService(cmd.action, spec, { dryRun: cmd.dryRun, platform: process.platform, uid: process.getuid?.() ?? 0, user, linger: () => queryLinger(user) });
     }
+    case "attach":
+      return runAttach(cmd);
     case "doctor": {
       say(`baton ${DAEMON_VERSION}`);
       const checks = await runDoctor(cmd.options, cmd.configFile);

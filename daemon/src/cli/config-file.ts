@@ -12,6 +12,8 @@ export const ConfigFile = z.object({
   agents: z.array(CustomAgent).optional(),
   /** Local cap on concurrent turns (the Machine DO's budget is the real one). */
   budget: z.number().int().min(1).max(64).optional(),
+  /** `baton login --user`: the person's own sign-in per server (for `baton attach`), keyed by the server's origin. */
+  userTokens: z.record(z.string(), z.string().min(1)).optional(),
 });
 export type ConfigFile = z.infer<typeof ConfigFile>;
 

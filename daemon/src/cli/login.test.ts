@@ -21,17 +21,26 @@ function server(polls: { status: number; body: unknown }[]) {
   return { fetchFn, seen };
 }
 
-function run(polls: { status: number; body: unknown }[]) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "baton-login-"));
-  const configFile = path.join(dir, "config.json");
+function run(polls: { status: number; body: unknown }[], req: Parameters<typeof login>[2] = request, configFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "baton-login-")), "config.json")) {
   const s = server(polls);
   const sleeps: number[] = [];
   const lines: string[] = [];
-  const result = login("http://127.0.0.1:9/", configFile, request, { fetch: s.fetchFn, sleep: async (ms) => void sleeps.push(ms), say: (l) => lines.push(l) });
+  const result = login("http://127.0.0.1:9/", configFile, req, { fetch: s.fetchFn, sleep: async (ms) => void sleeps.push(ms), say: (l) => lines.push(l) });
   return { result, configFile, sleeps, lines, seen: s.seen };
 }
 
 describe("baton login (client side)", () => {
+  it("--user: asks for a user sign-in, keeps the machine's token, stores the user token under the server", async () => {
+    const first = run([{ status: 200, body: { token: "bt_machine", machine: { id: "m1", name: "box" } } }]);
+    await first.result;
+    const t = run([{ status: 200, body: { token: "bu_me", user: { id: "u1", name: "Ann", email: "ann@example.com" } } }], { ...request, kind: "user" }, first.configFile);
+    expect(await t.result).toEqual({ ok: true, user: { id: "u1", name: "Ann", email: "ann@example.com" }, configFile: first.configFile });
+    expect(t.seen[0]!.body).toMatchObject({ kind: "user" });
+    expect(t.lines.join("\n")).toContain("as yourself");
+    expect(JSON.parse(fs.readFileSync(first.configFile, "utf8"))).toEqual({ server: "http://127.0.0.1:9", token: "bt_machine", userTokens: { "http://127.0.0.1:9": "bu_me" } });
+    expect(fs.statSync(first.configFile).mode & 0o777).toBe(0o600);
+  });
+
   it("prints the link and code, waits the interval, slows down when told, stores server + token 0600", async () => {
     const t = run([err("authorization_pending"), err("slow_down", { interval: 10 }), err("authorization_pending"), { status: 200, body: { token: "bt_tok", machine: { id: "m1", name: "box" } } }]);
     const r = await t.result;

@@ -4,7 +4,9 @@
  * token it then receives goes into the config file (0600). The device code itself never leaves this
  * process: the user code shown in the browser cannot fetch the token.
  */
+import { UserTokenResponse } from "../../../shared/attach-api";
 import { DeviceCodeResponse, DeviceTokenError, DeviceTokenResponse, type DeviceCodeRequest } from "../../../shared/device-api";
+import { readConfigFile } from "./config-file";
 import { updateConfigFile } from "./config-write";
 import { errorMessage } from "../log";
 
@@ -20,7 +22,10 @@ export type LoginDeps = {
   say: (line: string) => void;
 };
 
-export type LoginResult = { ok: true; machine: { id: string; name: string }; configFile: string } | { ok: false; message: string };
+export type LoginResult =
+  | { ok: true; machine: { id: string; name: string }; configFile: string }
+  | { ok: true; user: { id: string; name: string; email: string }; configFile: string }
+  | { ok: false; message: string };
 
 /** `https://baton.example.com/` → `https://baton.example.com`; a bare host gets https. */
 export function serverBase(input: string): string {
@@ -74,13 +79,19 @@ export async function login(server: string, configFile: string, request: DeviceC
   const code = DeviceCodeResponse.safeParse(start.body);
   if (!code.success) return { ok: false, message: `unexpected answer from ${base}/api/device/code` };
   const { deviceCode, userCode, verificationUriComplete, expiresIn } = code.data;
-  deps.say(`To pair this machine (${request.hostname}) with ${base}, open this link in a browser where you are signed in:`);
+  const asUser = request.kind === "user";
+  deps.say(
+    asUser
+      ? `To sign in to ${base} as yourself (for \`baton attach\`), open this link in a browser where you are signed in:`
+      : `To pair this machine (${request.hostname}) with ${base}, open this link in a browser where you are signed in:`,
+  );
   deps.say("");
   deps.say(`  ${verificationUriComplete}`);
   deps.say("");
   deps.say(`and approve it if the page shows the code ${userCode}. The code expires in ${Math.round(expiresIn / 60)} minutes.`);
   deps.say("Waiting for approval… (Ctrl+C to give up)");
 
+  const again = `baton login${asUser ? " --user" : ""} ${base}`;
   let intervalMs = code.data.interval * 1000;
   let networkErrors = 0;
   for (;;) {
@@ -92,6 +103,14 @@ export async function login(server: string, configFile: string, request: DeviceC
     } catch (err) {
       if (++networkErrors >= MAX_POLL_NETWORK_ERRORS) return { ok: false, message: `lost contact with ${base}: ${errorMessage(err)}` };
       continue;
+    }
+    if (poll.status === 200 && asUser) {
+      const got = UserTokenResponse.safeParse(poll.body);
+      if (!got.success) return { ok: false, message: `unexpected answer from ${base}/api/device/token` };
+      // One sign-in per server: a new one replaces the old (revoke that one from the Machines page).
+      const userTokens = { ...readConfigFile(configFile, false).userTokens, [base]: got.data.token };
+      updateConfigFile(configFile, { userTokens });
+      return { ok: true, user: got.data.user, configFile };
     }
     if (poll.status === 200) {
       const got = DeviceTokenResponse.safeParse(poll.body);
@@ -109,9 +128,9 @@ export async function login(server: string, configFile: string, request: DeviceC
       case DeviceTokenError.denied:
         return { ok: false, message: "the login was denied in the browser; nothing was stored" };
       case DeviceTokenError.expired:
-        return { ok: false, message: `the code ${userCode} expired before it was approved; run \`baton login ${base}\` again` };
+        return { ok: false, message: `the code ${userCode} expired before it was approved; run \`${again}\` again` };
       default:
-        return { ok: false, message: `the server refused the code (HTTP ${poll.status}${e ? `: ${e.message}` : ""}); run \`baton login ${base}\` again` };
+        return { ok: false, message: `the server refused the code (HTTP ${poll.status}${e ? `: ${e.message}` : ""}); run \`${again}\` again` };
     }
   }
 }
