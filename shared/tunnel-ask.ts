@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { MAX_ID_LENGTH, MAX_LISTED_AGENT_SESSIONS } from "./limits";
+import { RepoInfo, SessionWorktree, WorktreeRemoval } from "./worktree";
 
 const Path = z.string().min(1).max(4096);
 const AgentId = z.string().min(1).max(64);
@@ -21,6 +22,12 @@ export const AskRequest = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("agent.sessions.delete"), agentId: AgentId, cwd: Path, agentSessionId: AgentSessionId }),
   /** ACP `session/fork`: a new agent session with the original's history; the original stays. */
   z.object({ kind: z.literal("agent.sessions.fork"), agentId: AgentId, cwd: Path, agentSessionId: AgentSessionId }),
+  /** Is `cwd` in a git repository (and which branches)? For New session's worktree option (issue 28). */
+  z.object({ kind: z.literal("git.repo"), cwd: Path }),
+  /** `git worktree add` of `base` on a new branch under the daemon's worktrees folder, for session `sessionId`. */
+  z.object({ kind: z.literal("git.worktree.create"), cwd: Path, base: z.string().min(1).max(255), branch: z.string().min(1).max(255), sessionId: z.string().min(1).max(MAX_ID_LENGTH) }),
+  /** Removes a session's worktree; without `force` one holding uncommitted or unpushed work is kept. */
+  z.object({ kind: z.literal("git.worktree.remove"), path: Path, force: z.boolean() }),
 ]);
 export type AskRequest = z.infer<typeof AskRequest>;
 export type AskKind = AskRequest["kind"];
@@ -45,6 +52,9 @@ export const AskResults = {
   "agent.sessions.find": z.object({ session: AgentSessionInfo.nullable() }),
   "agent.sessions.delete": z.object({ deleted: z.boolean(), message: z.string().max(2000).optional() }),
   "agent.sessions.fork": z.object({ agentSessionId: AgentSessionId }),
+  "git.repo": RepoInfo,
+  "git.worktree.create": SessionWorktree,
+  "git.worktree.remove": WorktreeRemoval,
 } as const satisfies Record<AskKind, z.ZodType>;
 export type AskResult<K extends AskKind> = z.infer<(typeof AskResults)[K]>;
 
@@ -58,6 +68,10 @@ export const AskErrorCode = {
   /** The agent is missing, does not offer the method, or refused (its message says why). */
   AGENT_REFUSED: "AGENT_REFUSED",
   AGENT_FAILED: "AGENT_FAILED",
+  /** git is not installed on the machine. */
+  GIT_MISSING: "GIT_MISSING",
+  /** git (or Baton's rules for it) refused: a bad branch name, not a repository, outside the roots… */
+  GIT_REFUSED: "GIT_REFUSED",
 } as const;
 export type AskErrorCode = (typeof AskErrorCode)[keyof typeof AskErrorCode];
 

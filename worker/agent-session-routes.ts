@@ -31,13 +31,15 @@ export function askRefusal(outcome: { code: string; message: string }): Refusal 
     case AskErrorCode.BAD_REQUEST:
       return refusal(400, outcome.code, outcome.message);
     case AskErrorCode.AGENT_REFUSED:
+    case AskErrorCode.GIT_REFUSED:
+    case AskErrorCode.GIT_MISSING:
       return refusal(422, outcome.code, outcome.message);
     default:
       return refusal(502, outcome.code, outcome.message);
   }
 }
 
-async function ask<K extends AskKind>(env: Env, machineId: string, request: Extract<AskRequest, { kind: K }>): Promise<AskOutcome<K>> {
+export async function ask<K extends AskKind>(env: Env, machineId: string, request: Extract<AskRequest, { kind: K }>): Promise<AskOutcome<K>> {
   try {
     const out = await machineStub(env, machineId).ask(request, ASK_TIMEOUT_MS);
     return out.ok ? outcomeOf(request.kind as K, { ok: true, result: JSON.parse(out.result) }) : out;

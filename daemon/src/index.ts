@@ -1,9 +1,11 @@
 /** Programmatic entry: `startDaemon(options)` runs the ACP host and the tunnel in this process. */
+import fs from "node:fs";
 import os from "node:os";
 import { Id } from "../../shared/viewer-protocol";
 import type { AgentInfo } from "../../shared/tunnel-protocol";
 import { detectAgents, type ResolvedAgent } from "./agent/agent-presets";
-import { resolveRoots } from "./allowed-roots";
+import { isInside, resolveRoots } from "./allowed-roots";
+import { gitRunner } from "./git/git-run";
 import { migrateCapabilityCache, readCapabilityCache, sameCapabilities, withLearnt, writeCapabilityCache, type CapabilityCache } from "./agent/capability-cache";
 import type { DaemonOptions } from "./daemon-options";
 import { errorMessage, makeLogger, type Logger } from "./log";
@@ -40,6 +42,9 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   const { roots, missing } = resolveRoots(options.roots?.length ? options.roots : [process.cwd()]);
   for (const m of missing) log.warn(`root ${m} does not exist or is not a directory; ignored`);
   if (!roots.length) throw new Error("startDaemon: none of the roots exists");
+  const worktreesDir = managedWorktrees(options.worktreesDir ?? null, log);
+  // Sessions run in their worktrees: the folder is allowed like a root.
+  if (worktreesDir && !roots.some((r) => isInside(worktreesDir, r))) roots.push(worktreesDir);
 
   const agents: ResolvedAgent[] = detectAgents({ custom: options.customAgents, only: options.agents, demoEnv: options.demoEnv });
   const unknown = (options.agents ?? []).filter((id) => !agents.some((a) => a.info.id === id));
@@ -102,6 +107,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       agents,
       roots,
       log,
+      git: { git: gitRunner(), roots, dir: worktreesDir },
       learnt: (agentId, caps) => {
         const current = advertised().find((a) => a.id === agentId);
         if (current) onLearnt(agentId, { ...current.capabilities, ...caps });
@@ -163,4 +169,16 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     tunnel: t,
     log,
   };
+}
+
+/** The worktrees folder, created when missing (real path); null when unset or it cannot be made (logged). */
+function managedWorktrees(dir: string | null, log: Logger): string | null {
+  if (!dir) return null;
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    return fs.realpathSync(dir);
+  } catch (err) {
+    log.warn(`worktrees folder ${dir} cannot be used (${errorMessage(err)}); sessions get no worktrees`);
+    return null;
+  }
 }

@@ -1,0 +1,30 @@
+/** The daemon's answers to the git asks (shared/tunnel-ask.ts `git.*`): worktrees.ts's operations as replies. */
+import { assertNever } from "../../../shared/assert-never";
+import { AskErrorCode, type AskRequest } from "../../../shared/tunnel-ask";
+import { errorMessage } from "../log";
+import type { AskAnswer } from "../tunnel/tunnel-client";
+import { GitFailed, GitMissing } from "./git-run";
+import { createWorktree, removeWorktree, repoInfo, WorktreeRefused, type WorktreeContext } from "./worktrees";
+
+export type GitAsk = Extract<AskRequest, { kind: `git.${string}` }>;
+
+export const isGitAsk = (req: AskRequest): req is GitAsk => req.kind.startsWith("git.");
+
+export async function answerGitAsk(ctx: WorktreeContext, req: GitAsk): Promise<AskAnswer> {
+  try {
+    switch (req.kind) {
+      case "git.repo":
+        return { ok: true, result: await repoInfo(ctx, req.cwd) };
+      case "git.worktree.create":
+        return { ok: true, result: await createWorktree(ctx, req) };
+      case "git.worktree.remove":
+        return { ok: true, result: await removeWorktree(ctx, req.path, req.force) };
+      default:
+        return assertNever(req);
+    }
+  } catch (err) {
+    if (err instanceof GitMissing) return { ok: false, code: AskErrorCode.GIT_MISSING, message: err.message };
+    if (err instanceof WorktreeRefused || err instanceof GitFailed) return { ok: false, code: AskErrorCode.GIT_REFUSED, message: err.message };
+    return { ok: false, code: AskErrorCode.GIT_REFUSED, message: `git failed: ${errorMessage(err)}` };
+  }
+}
