@@ -115,7 +115,7 @@ function sessionSummary(r: SessionRow): SessionSummary {
 }
 
 /** The stored worktree JSON read back (a row from before issue 28, or unreadable: none). */
-function worktreeOf(json: string | null): SessionWorktree | null {
+export function worktreeOf(json: string | null): SessionWorktree | null {
   if (!json) return null;
   try {
     const parsed = SessionWorktree.safeParse(JSON.parse(json));

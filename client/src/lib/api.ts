@@ -3,6 +3,7 @@ import type { AuthConfig, CreateSessionBody, MachineSummary, Me, Member, Session
 import type { DeviceApproval, DeviceDecisionBody } from "../../../shared/device-api";
 import type { Viewer } from "../../../shared/viewer-protocol";
 import type { BulkArchiveBody, DeleteSessionBody, UpdateSessionBody } from "../../../shared/session-list";
+import type { RepoInfo, WorktreeRemoval } from "../../../shared/worktree";
 
 export class ApiError extends Error {
   constructor(
@@ -52,6 +53,11 @@ export const api = {
   session: (id: string) => call<{ session: SessionSummary; role?: Viewer["role"] }>(`/api/sessions/${encodeURIComponent(id)}`),
   createSession: (body: CreateSessionBody) =>
     call<{ session: SessionSummary }>("/api/sessions", { method: "POST", body: JSON.stringify(body) }).then((r) => r.session),
+  /** Issue 28: the git repository `cwd` is in on the machine (or why a worktree is not offered). */
+  repoInfo: (machineId: string, cwd: string) =>
+    call<RepoInfo>(`/api/machines/${encodeURIComponent(machineId)}/git?${new URLSearchParams({ cwd }).toString()}`),
+  /** Removes the session's worktree; without `force` one holding work is kept (removed false, with why). */
+  removeWorktree: (id: string, force: boolean) => call<WorktreeRemoval>(`${sessionPath(id)}/worktree/remove`, { method: "POST", body: JSON.stringify({ force }) }),
   pairMachine: (name: string) => call<PairResult>("/api/machines", { method: "POST", body: JSON.stringify({ name }) }),
   revokeMachine: (id: string) => call<{ ok: true }>(`/api/machines/${encodeURIComponent(id)}`, { method: "DELETE" }),
   deviceApproval: (userCode: string) => call<{ approval: DeviceApproval }>(`/api/device/approvals/${encodeURIComponent(userCode)}`).then((r) => r.approval),

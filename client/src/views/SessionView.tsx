@@ -5,6 +5,7 @@ import ArrowDown from "lucide-solid/icons/arrow-down";
 import ArrowLeft from "lucide-solid/icons/arrow-left";
 import CloudOff from "lucide-solid/icons/cloud-off";
 import Eye from "lucide-solid/icons/eye";
+import GitBranch from "lucide-solid/icons/git-branch";
 import { createEffect, createResource, createSignal, type JSX, lazy, onCleanup, Show, Suspense } from "solid-js";
 import { api } from "../lib/api";
 import { warmMarkdown } from "../lib/create-markdown";
@@ -172,6 +173,19 @@ function Session(props: { id: string; share?: SpectatorShare }) {
               )}
             </Show>
           </div>
+          <Show when={session()?.worktree}>
+            {(wt) => (
+              <div class="title-git" data-testid="session-worktree" title={`Worktree ${wt().worktreePath} of ${wt().repoRoot}`}>
+                <GitBranch size={12} aria-hidden="true" />
+                <span class="git-repo">{wt().repoName}</span>
+                <span class="dot-sep">·</span>
+                <span class="mono git-branch" aria-label={`branch ${wt().branch}`}>{wt().branch}</span>
+                <span class="git-base" aria-label={`from ${wt().base}`}>
+                  ← <span class="mono">{wt().base}</span>
+                </span>
+              </div>
+            )}
+          </Show>
         </div>
         <div class="head-badges">
           <Show when={state.usage && state.usage.size > 0}>

@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { branchRefusal, firstFree, folderFor, keepReason, proposeBranch, readStatus, readWorktreeList } from "./git-rules";
+import { branchRefusal, firstFree, folderFor, keepReason, readStatus, readWorktreeList } from "./git-rules";
 
 describe("git rules", () => {
-  it("proposes a branch from free text", () => {
-    expect(proposeBranch("Claude · fix the Login page!")).toBe("baton/claude-fix-the-login-page");
-    expect(proposeBranch("Émile's ünïcode")).toBe("baton/emile-s-unicode");
-    expect(proposeBranch("…")).toBe("baton/session");
-    expect(proposeBranch("x".repeat(100))).toBe(`baton/${"x".repeat(40)}`);
-  });
-
   it("suffixes a taken name and gives up past the last suffix", () => {
     const taken = new Set(["a", "a-2"]);
     expect(firstFree("b", (n) => taken.has(n))).toBe("b");

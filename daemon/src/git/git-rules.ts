@@ -1,26 +1,10 @@
 /**
- * Pure rules for a session's worktree: names (the branch proposed from a session, the suffix on a clash, the
+ * Pure rules for a session's worktree: names (the suffix on a clash, the
  * folder under the managed directory) and the readings of git's porcelain output. No I/O: git-run.ts runs git.
  */
 
 /** Suffixes tried on a clash before giving up (`name-2` … `name-99`): beyond that something else is wrong. */
 export const MAX_NAME_SUFFIX = 99;
-/** A proposed branch's slug stays short enough to read in a phone's header. */
-const MAX_SLUG_CHARS = 40;
-
-/** A branch name proposed from free text (a session title, an agent and a time): `baton/<slug>`. */
-export function proposeBranch(text: string): string {
-  const slug = text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, MAX_SLUG_CHARS)
-    .replace(/-+$/, "");
-  return `baton/${slug || "session"}`;
-}
-
 /** `wanted`, or `wanted-2`, `wanted-3`… the first that `taken` refuses; null when every suffix is taken. */
 export function firstFree(wanted: string, taken: (name: string) => boolean): string | null {
   if (!taken(wanted)) return wanted;
