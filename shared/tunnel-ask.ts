@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { MAX_ID_LENGTH, MAX_LISTED_AGENT_SESSIONS } from "./limits";
-import { RepoInfo, SessionWorktree, WorktreeRemoval } from "./worktree";
+import { CommitResult, GitStatus, MAX_COMMIT_MESSAGE_CHARS, RepoInfo, SessionWorktree, WorktreeDiff, WorktreeRemoval } from "./worktree";
 
 const Path = z.string().min(1).max(4096);
 const AgentId = z.string().min(1).max(64);
@@ -28,6 +28,12 @@ export const AskRequest = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("git.worktree.create"), cwd: Path, base: z.string().min(1).max(255), branch: z.string().min(1).max(255), sessionId: z.string().min(1).max(MAX_ID_LENGTH) }),
   /** Removes a session's worktree; without `force` one holding uncommitted or unpushed work is kept. */
   z.object({ kind: z.literal("git.worktree.remove"), path: Path, force: z.boolean() }),
+  /** The worktree at `path` against its base: ahead / behind, changed files (issue 28 #4). */
+  z.object({ kind: z.literal("git.status"), path: Path }),
+  /** Stages everything in `path` and commits it with the person's message. A later `git.push` takes the same `path`. */
+  z.object({ kind: z.literal("git.commit"), path: Path, message: z.string().min(1).max(MAX_COMMIT_MESSAGE_CHARS) }),
+  /** The files the checkout at `path` changed against its base, with their diffs (bounded; issue 28 #2). */
+  z.object({ kind: z.literal("git.diff"), path: Path }),
 ]);
 export type AskRequest = z.infer<typeof AskRequest>;
 export type AskKind = AskRequest["kind"];
@@ -55,6 +61,9 @@ export const AskResults = {
   "git.repo": RepoInfo,
   "git.worktree.create": SessionWorktree,
   "git.worktree.remove": WorktreeRemoval,
+  "git.status": GitStatus,
+  "git.commit": CommitResult,
+  "git.diff": WorktreeDiff,
 } as const satisfies Record<AskKind, z.ZodType>;
 export type AskResult<K extends AskKind> = z.infer<(typeof AskResults)[K]>;
 

@@ -257,3 +257,13 @@ export async function setMachineHello(
 export async function setMachineOnline(db: D1Database, machineId: string, online: boolean, at: number): Promise<void> {
   await db.prepare("UPDATE machines SET online = ?, last_seen_at = ? WHERE id = ?").bind(online ? 1 : 0, at, machineId).run();
 }
+
+/** Of `ids`, those that are sessions on machine `machineId` (`baton doctor`'s orphan-worktree check). */
+export async function knownSessions(db: D1Database, machineId: string, ids: readonly string[]): Promise<string[]> {
+  if (!ids.length) return [];
+  const { results } = await db
+    .prepare(`SELECT id FROM sessions WHERE machine_id = ? AND id IN (${ids.map(() => "?").join(",")})`)
+    .bind(machineId, ...ids)
+    .all<{ id: string }>();
+  return results.map((r) => r.id);
+}

@@ -7,12 +7,13 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AccountScope } from "../shared/api";
 import { AskErrorCode } from "../shared/tunnel-ask";
-import type { RepoInfo, SessionWorktree, WorktreeRequest } from "../shared/worktree";
+import { CommitBody, type RepoInfo, type SessionWorktree, type WorktreeRequest } from "../shared/worktree";
 import { apiError } from "./api-error";
 import { ask, askRefusal } from "./agent-session-routes";
 import { getMachine, sessionAccess, type User } from "./d1-directory";
 import type { Env } from "./env";
 import { insideRoots } from "../shared/paths";
+import { canWrite } from "./session-list/session-list-rules";
 
 type RouteEnv = { Bindings: Env; Variables: { user: User; scope: AccountScope } };
 export const worktreeRoutes = new Hono<RouteEnv>();
@@ -65,6 +66,54 @@ worktreeRoutes.post("/sessions/:id/worktree/remove", async (c) => {
   const wt = access.session.worktree;
   if (!wt) return apiError(c, 404, "NO_WORKTREE", "this session runs in its directory, not in a worktree");
   const out = await ask(c.env, access.session.machineId, { kind: "git.worktree.remove", path: wt.worktreePath, force: body.data.force });
+  if (!out.ok) {
+    const r = askRefusal(out);
+    return apiError(c, r.status, r.code, r.message);
+  }
+  return c.json(out.result);
+});
+
+/** The session's worktree and the caller's role, or the refusal as a response. */
+async function worktreeOf(c: { env: Env; req: { param(k: "id"): string }; get(k: "user"): User }) {
+  const access = await sessionAccess(c.env.DB, c.req.param("id"), c.get("user").id);
+  if (!access) return { ok: false as const, code: "NOT_FOUND", message: "no such session" };
+  const wt = access.session.worktree;
+  if (!wt) return { ok: false as const, code: "NO_WORKTREE", message: "this session runs in its directory, not in a worktree" };
+  return { ok: true as const, access, wt };
+}
+
+/** Issue 28 #4: ahead / behind the base and the changed files, for everyone who sees the session. */
+worktreeRoutes.get("/sessions/:id/git/status", async (c) => {
+  const found = await worktreeOf(c);
+  if (!found.ok) return apiError(c, 404, found.code, found.message);
+  const out = await ask(c.env, found.access.session.machineId, { kind: "git.status", path: found.wt.worktreePath });
+  if (!out.ok) {
+    const r = askRefusal(out);
+    return apiError(c, r.status, r.code, r.message);
+  }
+  return c.json(out.result);
+});
+
+/** Commits everything in the worktree with the person's message (owner and members). */
+worktreeRoutes.post("/sessions/:id/git/commit", async (c) => {
+  const body = CommitBody.safeParse(await c.req.json().catch(() => null));
+  if (!body.success) return apiError(c, 400, "BAD_REQUEST", body.error.issues[0]?.message ?? "invalid body");
+  const found = await worktreeOf(c);
+  if (!found.ok) return apiError(c, 404, found.code, found.message);
+  if (!canWrite(found.access.role)) return apiError(c, 403, "FORBIDDEN", "viewers cannot commit");
+  const out = await ask(c.env, found.access.session.machineId, { kind: "git.commit", path: found.wt.worktreePath, message: body.data.message });
+  if (!out.ok) {
+    const r = askRefusal(out);
+    return apiError(c, r.status, r.code, r.message);
+  }
+  return c.json(out.result);
+});
+
+/** Issue 28 #2: the files the worktree changed against its base, with their diffs (bounded by the daemon). */
+worktreeRoutes.get("/sessions/:id/git/diff", async (c) => {
+  const found = await worktreeOf(c);
+  if (!found.ok) return apiError(c, 404, found.code, found.message);
+  const out = await ask(c.env, found.access.session.machineId, { kind: "git.diff", path: found.wt.worktreePath });
   if (!out.ok) {
     const r = askRefusal(out);
     return apiError(c, r.status, r.code, r.message);

@@ -3,7 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { gitRunner } from "../../daemon/src/git/git-run";
-import { createWorktree, removeWorktree, repoInfo, type WorktreeContext } from "../../daemon/src/git/worktrees";
+import { commitAll, createWorktree, gitStatus, removeWorktree, repoInfo, worktreeDiff, type WorktreeContext } from "../../daemon/src/git/worktrees";
+import { managedWorktrees, orphanCheck } from "../../daemon/src/git/orphans";
 import { git, gitEnv, tempRepo } from "./git-repo";
 
 let t: ReturnType<typeof tempRepo>;
@@ -129,5 +130,105 @@ describe("removeWorktree", () => {
   it("refuses a path that is not a worktree under the managed folder", async () => {
     await expect(removeWorktree(ctx, t.repo, true)).rejects.toThrow(/outside the worktrees folder/);
     await expect(removeWorktree(ctx, t.worktrees, true)).rejects.toThrow(/not a session's worktree/);
+  });
+});
+
+describe("baton doctor's orphan worktrees", () => {
+  it("lists the managed worktrees with their sessions and names those whose session is gone", async () => {
+    const a = await createWorktree(ctx, { cwd: t.repo, base: "main", branch: "a", sessionId: "s-live" });
+    const b = await createWorktree(ctx, { cwd: t.repo, base: "main", branch: "b", sessionId: "s-gone" });
+    fs.mkdirSync(path.join(t.worktrees, "repo", "not-a-worktree"));
+    const listed = await managedWorktrees(gitRunner(), t.worktrees);
+    expect(listed.sort((x, y) => x.path.localeCompare(y.path))).toEqual([
+      { path: a.worktreePath, branch: "a", sessionId: "s-live" },
+      { path: b.worktreePath, branch: "b", sessionId: "s-gone" },
+    ]);
+    expect(orphanCheck(listed, new Set(["s-live", "s-gone"]))).toMatchObject({ ok: true, detail: "2 session worktrees, none orphaned" });
+    const check = orphanCheck(listed, new Set(["s-live"]));
+    expect(check).toMatchObject({ ok: true, warn: true });
+    expect(check.detail).toBe(`1 worktree whose session is gone: ${b.worktreePath} (b)`);
+  });
+});
+
+describe("status and commit (issue 28 #4)", () => {
+  it("counts changed files and commits ahead / behind the base; commit stages everything", async () => {
+    const wt = await createWorktree(ctx, { cwd: t.repo, base: "main", branch: "b", sessionId: "s" });
+    expect(await gitStatus(ctx, wt.worktreePath)).toEqual({ branch: "b", base: "main", ahead: 0, behind: 0, files: 0, untracked: 0, upstream: null });
+    fs.writeFileSync(path.join(wt.worktreePath, "new.txt"), "n\n");
+    fs.writeFileSync(path.join(wt.worktreePath, "README.md"), "# changed\n");
+    // main moves on meanwhile: the worktree is one behind.
+    fs.writeFileSync(path.join(t.repo, "other.txt"), "o\n");
+    git(t.repo, "add", ".");
+    git(t.repo, "commit", "-q", "-m", "on main");
+    expect(await gitStatus(ctx, wt.worktreePath)).toMatchObject({ ahead: 0, behind: 1, files: 2, untracked: 1 });
+
+    const done = await commitAll(ctx, wt.worktreePath, "Add new.txt\n\nand change the readme");
+    expect(done.summary).toBe("Add new.txt");
+    expect(done.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(done.status).toMatchObject({ ahead: 1, behind: 1, files: 0, untracked: 0 });
+    expect(git(wt.worktreePath, "show", "--name-only", "--format=", "HEAD").trim().split("\n").sort()).toEqual(["README.md", "new.txt"]);
+    // The original checkout is untouched by the commit.
+    expect(git(t.repo, "log", "-1", "--format=%s").trim()).toBe("on main");
+  });
+
+  it("refuses an empty commit, an empty message, a path outside the roots; a failed commit stages nothing", async () => {
+    const wt = await createWorktree(ctx, { cwd: t.repo, base: "main", branch: "b", sessionId: "s" });
+    await expect(commitAll(ctx, wt.worktreePath, "x")).rejects.toThrow(/nothing to commit/);
+    fs.writeFileSync(path.join(wt.worktreePath, "f.txt"), "f");
+    await expect(commitAll(ctx, wt.worktreePath, "  ")).rejects.toThrow(/write a commit message/);
+    await expect(commitAll(ctx, t.base, "x")).rejects.toThrow(/outside the allowed roots/);
+    await expect(gitStatus(ctx, t.base)).rejects.toThrow(/outside the allowed roots/);
+    // A hook that refuses: git's message, and nothing left staged.
+    const hooks = path.join(t.repo, ".git", "hooks");
+    fs.writeFileSync(path.join(hooks, "pre-commit"), "#!/bin/sh\necho 'lint says no' >&2\nexit 1\n", { mode: 0o755 });
+    await expect(commitAll(ctx, wt.worktreePath, "try")).rejects.toThrow(/git commit failed/);
+    expect(git(wt.worktreePath, "diff", "--cached", "--name-only")).toBe("");
+    expect((await gitStatus(ctx, wt.worktreePath)).files).toBe(1);
+  });
+});
+
+describe("the worktree's diff (issue 28 #2)", () => {
+  it("lists committed and uncommitted changes against the base, untracked files included, binaries named", async () => {
+    const wt = await createWorktree(ctx, { cwd: t.repo, base: "main", branch: "b", sessionId: "s" });
+    fs.writeFileSync(path.join(wt.worktreePath, "src", "a.ts"), "export const a = 2;\n");
+    git(wt.worktreePath, "commit", "-qam", "two");
+    fs.writeFileSync(path.join(wt.worktreePath, "README.md"), "# demo\nmore\n");
+    fs.writeFileSync(path.join(wt.worktreePath, "new.txt"), "hello\n");
+    fs.writeFileSync(path.join(wt.worktreePath, "blob.bin"), Buffer.from([1, 0, 2, 3]));
+    fs.symlinkSync("/etc/passwd", path.join(wt.worktreePath, "link"));
+    // main moving on does not show up as a change of this worktree.
+    fs.writeFileSync(path.join(t.repo, "later.txt"), "l\n");
+    git(t.repo, "add", ".");
+    git(t.repo, "commit", "-qm", "later");
+    const d = await worktreeDiff(ctx, wt.worktreePath);
+    expect(d.base).toBe("main");
+    expect(d.note).toBeNull();
+    const by = Object.fromEntries(d.files.map((f) => [f.path, f]));
+    expect(Object.keys(by).sort()).toEqual(["README.md", "blob.bin", "link", "new.txt", "src/a.ts"]);
+    expect(by["src/a.ts"]).toMatchObject({ status: "modified", patch: "@@ -1 +1 @@\n-export const a = 1;\n+export const a = 2;" });
+    expect(by["README.md"]!.patch).toContain("+more");
+    expect(by["new.txt"]).toMatchObject({ status: "untracked", binary: false, patch: "@@ -0,0 +1 @@\n+hello" });
+    expect(by["blob.bin"]).toMatchObject({ status: "untracked", binary: true, patch: null });
+    expect(by["link"]).toMatchObject({ binary: true, patch: null }); // never followed
+  });
+
+  it("bounds a huge diff: the files listed, their patches cut, with a note", async () => {
+    const wt = await createWorktree(ctx, { cwd: t.repo, base: "main", branch: "b", sessionId: "s" });
+    const big = Array.from({ length: 200_000 }, (_, i) => `line ${i} ${"x".repeat(40)}`).join("\n");
+    fs.writeFileSync(path.join(wt.worktreePath, "src", "a.ts"), big); // ~10 MB of tracked change
+    git(wt.worktreePath, "add", ".");
+    fs.writeFileSync(path.join(wt.worktreePath, "small.txt"), "s\n");
+    fs.writeFileSync(path.join(wt.worktreePath, "huge.log"), big);
+    const d = await worktreeDiff(ctx, wt.worktreePath, 16 * 1024);
+    const by = Object.fromEntries(d.files.map((f) => [f.path, f]));
+    expect(by["src/a.ts"]).toMatchObject({ patch: null, truncated: true });
+    expect(by["huge.log"]).toMatchObject({ patch: null, truncated: true });
+    expect(by["small.txt"]).toMatchObject({ patch: "@@ -0,0 +1 @@\n+s" });
+    expect(d.note).toMatch(/larger than/);
+    expect(JSON.stringify(d).length).toBeLessThan(64 * 1024);
+  });
+
+  it("refuses outside the roots", async () => {
+    await expect(worktreeDiff(ctx, t.base)).rejects.toThrow(/outside the allowed roots/);
   });
 });

@@ -3,7 +3,7 @@ import type { AuthConfig, CreateSessionBody, MachineSummary, Me, Member, Session
 import type { DeviceApproval, DeviceDecisionBody } from "../../../shared/device-api";
 import type { Viewer } from "../../../shared/viewer-protocol";
 import type { BulkArchiveBody, DeleteSessionBody, UpdateSessionBody } from "../../../shared/session-list";
-import type { RepoInfo, WorktreeRemoval } from "../../../shared/worktree";
+import type { CommitResult, GitStatus, RepoInfo, WorktreeDiff, WorktreeRemoval } from "../../../shared/worktree";
 
 export class ApiError extends Error {
   constructor(
@@ -58,6 +58,11 @@ export const api = {
     call<RepoInfo>(`/api/machines/${encodeURIComponent(machineId)}/git?${new URLSearchParams({ cwd }).toString()}`),
   /** Removes the session's worktree; without `force` one holding work is kept (removed false, with why). */
   removeWorktree: (id: string, force: boolean) => call<WorktreeRemoval>(`${sessionPath(id)}/worktree/remove`, { method: "POST", body: JSON.stringify({ force }) }),
+  /** Issue 28 #4: the worktree against its base; commit everything with a message. */
+  gitStatus: (id: string) => call<GitStatus>(`${sessionPath(id)}/git/status`),
+  /** Issue 28 #2: the worktree's changes against its base, from git on the machine. */
+  gitDiff: (id: string) => call<WorktreeDiff>(`${sessionPath(id)}/git/diff`),
+  commit: (id: string, message: string) => call<CommitResult>(`${sessionPath(id)}/git/commit`, { method: "POST", body: JSON.stringify({ message }) }),
   pairMachine: (name: string) => call<PairResult>("/api/machines", { method: "POST", body: JSON.stringify({ name }) }),
   revokeMachine: (id: string) => call<{ ok: true }>(`/api/machines/${encodeURIComponent(id)}`, { method: "DELETE" }),
   deviceApproval: (userCode: string) => call<{ approval: DeviceApproval }>(`/api/device/approvals/${encodeURIComponent(userCode)}`).then((r) => r.approval),

@@ -59,7 +59,9 @@ export function DeleteDialog(props: { session: SessionListItem; onDelete: (delet
   // What the session's agent advertises lives with its machine (the owner's machines list); a failed read
   // offers no checkbox rather than one that cannot work.
   const [machines] = createResource(() => api.machines().catch(() => []));
-  const worktree = createWorktreeRemoval(() => props.session.id, () => props.session.worktree);
+  // The worktree as the session says it now (the list's first paint carries rows without it).
+  const [current] = createResource(() => api.session(props.session.id).then((r) => r.session.worktree ?? null).catch(() => props.session.worktree ?? null));
+  const worktree = createWorktreeRemoval(() => props.session.id, () => current() ?? null);
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);

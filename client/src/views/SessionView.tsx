@@ -5,7 +5,6 @@ import ArrowDown from "lucide-solid/icons/arrow-down";
 import ArrowLeft from "lucide-solid/icons/arrow-left";
 import CloudOff from "lucide-solid/icons/cloud-off";
 import Eye from "lucide-solid/icons/eye";
-import GitBranch from "lucide-solid/icons/git-branch";
 import { createEffect, createResource, createSignal, type JSX, lazy, onCleanup, Show, Suspense } from "solid-js";
 import { api } from "../lib/api";
 import { warmMarkdown } from "../lib/create-markdown";
@@ -19,6 +18,7 @@ import { errorText, makeSessionActions } from "../session/session-actions";
 import { createTabAttention } from "../push/create-tab-attention";
 import { attentionTitle } from "../push/tab-attention";
 import { QueueChips } from "./QueueChips";
+import { SessionGitBar } from "./SessionGitBar";
 import { Sender } from "./Sender";
 import { SessionSearch } from "./SessionSearch";
 import { ConnectionBadge, SessionStatusBadge } from "./StatusBadges";
@@ -104,6 +104,14 @@ function Session(props: { id: string; share?: SpectatorShare }) {
   };
   const needsLogin = () => state.status === "error" && state.authMethods.length > 0;
   const canAct = () => state.viewer !== null && state.viewer.role !== "viewer";
+  // Issue 28: the git bar asks for the worktree's status again after each turn (the agent may have changed files).
+  const [turnsEnded, setTurnsEnded] = createSignal(0);
+  let wasActive = false;
+  createEffect(() => {
+    const active = state.turnActive;
+    if (wasActive && !active) setTurnsEnded((n) => n + 1);
+    wasActive = active;
+  });
   const [scroller, setScroller] = createSignal<HTMLElement>();
   const [content, setContent] = createSignal<HTMLElement>();
   const follow = createFollow(scroller, content);
@@ -173,19 +181,6 @@ function Session(props: { id: string; share?: SpectatorShare }) {
               )}
             </Show>
           </div>
-          <Show when={session()?.worktree}>
-            {(wt) => (
-              <div class="title-git" data-testid="session-worktree" title={`Worktree ${wt().worktreePath} of ${wt().repoRoot}`}>
-                <GitBranch size={12} aria-hidden="true" />
-                <span class="git-repo">{wt().repoName}</span>
-                <span class="dot-sep">·</span>
-                <span class="mono git-branch" aria-label={`branch ${wt().branch}`}>{wt().branch}</span>
-                <span class="git-base" aria-label={`from ${wt().base}`}>
-                  ← <span class="mono">{wt().base}</span>
-                </span>
-              </div>
-            )}
-          </Show>
         </div>
         <div class="head-badges">
           <Show when={state.usage && state.usage.size > 0}>
@@ -216,6 +211,9 @@ function Session(props: { id: string; share?: SpectatorShare }) {
           <ConnectionBadge state={state.connection} onRetry={() => socket.reconnect()} />
         </div>
       </header>
+      <Show when={session()?.worktree}>
+        {(wt) => <SessionGitBar sessionId={props.id} worktree={wt()} canAct={!share && canAct()} turns={turnsEnded()} />}
+      </Show>
 
       <Show when={notFound()}>
         <div class="banner banner-warn" data-testid="no-access-banner">

@@ -4,7 +4,7 @@ import { AskErrorCode, type AskRequest } from "../../../shared/tunnel-ask";
 import { errorMessage } from "../log";
 import type { AskAnswer } from "../tunnel/tunnel-client";
 import { GitFailed, GitMissing } from "./git-run";
-import { createWorktree, removeWorktree, repoInfo, WorktreeRefused, type WorktreeContext } from "./worktrees";
+import { commitAll, createWorktree, gitStatus, removeWorktree, repoInfo, worktreeDiff, WorktreeRefused, type WorktreeContext } from "./worktrees";
 
 export type GitAsk = Extract<AskRequest, { kind: `git.${string}` }>;
 
@@ -19,6 +19,12 @@ export async function answerGitAsk(ctx: WorktreeContext, req: GitAsk): Promise<A
         return { ok: true, result: await createWorktree(ctx, req) };
       case "git.worktree.remove":
         return { ok: true, result: await removeWorktree(ctx, req.path, req.force) };
+      case "git.status":
+        return { ok: true, result: await gitStatus(ctx, req.path) };
+      case "git.commit":
+        return { ok: true, result: await commitAll(ctx, req.path, req.message) };
+      case "git.diff":
+        return { ok: true, result: await worktreeDiff(ctx, req.path) };
       default:
         return assertNever(req);
     }

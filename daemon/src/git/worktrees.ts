@@ -5,10 +5,11 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { MAX_LISTED_BRANCHES, type RepoInfo, type SessionWorktree, type WorktreeRemoval } from "../../../shared/worktree";
+import { type ChangedFile, type CommitResult, type GitStatus, MAX_DIFF_FILES, MAX_LISTED_BRANCHES, type WorktreeDiff, type RepoInfo, type SessionWorktree, type WorktreeRemoval } from "../../../shared/worktree";
 import { checkCwd, isInside } from "../allowed-roots";
 import { branchRefusal, firstFree, folderFor, keepReason, readStatus } from "./git-rules";
-import { GitFailed, GitMissing, type GitRun } from "./git-run";
+import { GitFailed, GitMissing, type GitRun, gitRunBounded } from "./git-run";
+import { isBinary, newFilePatch, splitPatch, withinBudget } from "./diff-rules";
 
 /** A refusal the person can act on (not a repository, a name git refuses, outside the roots…). */
 export class WorktreeRefused extends Error {}
@@ -144,3 +145,98 @@ export async function removeWorktree(ctx: WorktreeContext, p: string, force: boo
 }
 
 const pick = (w: { dirtyFiles: number; unpushedCommits: number }) => ({ dirtyFiles: w.dirtyFiles, unpushedCommits: w.unpushedCommits });
+
+/** A checkout inside the roots (a session's worktree, or any repository directory); throws WorktreeRefused. */
+function checkedRepoDir(ctx: WorktreeContext, p: string): string {
+  const checked = checkCwd(p, ctx.roots);
+  if (!checked.ok) throw new WorktreeRefused(checked.message);
+  return checked.cwd;
+}
+
+/** The checkout at `p` against its base (the branch's recorded base; none: 0 / 0) and its upstream. */
+export async function gitStatus(ctx: WorktreeContext, p: string): Promise<GitStatus> {
+  const dir = checkedRepoDir(ctx, p);
+  const { git } = ctx;
+  if (!(await topOf(git, dir))) throw new WorktreeRefused("not inside a git repository");
+  const status = readStatus(await git(["status", "--porcelain=v1", "-z", "--untracked-files=all"], dir));
+  const branch = (await git(["symbolic-ref", "--quiet", "--short", "HEAD"], dir).catch(() => "")).trim() || null;
+  const base = branch ? (await git(["config", "--get", `branch.${branch}.${BASE_KEY}`], dir).catch(() => "")).trim() || null : null;
+  let ahead = 0;
+  let behind = 0;
+  if (base) {
+    const counts = (await git(["rev-list", "--left-right", "--count", `${base}...HEAD`, "--"], dir).catch(() => "0\t0")).trim().split(/\s+/);
+    behind = Number(counts[0]) || 0;
+    ahead = Number(counts[1]) || 0;
+  }
+  const upstream = (await git(["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}"], dir).catch(() => "")).trim() || null;
+  return { branch, base, ahead, behind, files: status.files, untracked: status.untracked, upstream };
+}
+
+/** Stages every change in the checkout at `p` (untracked files too) and commits it with `message`. */
+export async function commitAll(ctx: WorktreeContext, p: string, message: string): Promise<CommitResult> {
+  const dir = checkedRepoDir(ctx, p);
+  const { git } = ctx;
+  if (!(await topOf(git, dir))) throw new WorktreeRefused("not inside a git repository");
+  if (!message.trim()) throw new WorktreeRefused("write a commit message");
+  const before = readStatus(await git(["status", "--porcelain=v1", "-z", "--untracked-files=all"], dir));
+  if (!before.files) throw new WorktreeRefused("nothing to commit: the worktree has no changes");
+  await git(["add", "--all", "--", "."], dir);
+  try {
+    await git(["commit", "--quiet", "-m", message], dir);
+  } catch (err) {
+    // Nothing half-done: what was staged for this commit is unstaged again (the files keep their changes).
+    await git(["reset", "--quiet"], dir).catch(() => {});
+    if (err instanceof GitFailed) throw new WorktreeRefused(`git commit failed: ${err.message}`);
+    throw err;
+  }
+  const commit = (await git(["rev-parse", "HEAD"], dir)).trim();
+  const summary = (await git(["log", "-1", "--format=%s"], dir)).trim();
+  return { commit, summary, status: await gitStatus(ctx, dir) };
+}
+
+/** Characters of patch text in one diff answer: inside the tunnel's ask reply (MAX_ASK_REPLY_BYTES) with room for JSON. */
+export const DIFF_BUDGET_CHARS = 160 * 1024;
+
+/** An untracked file as a changed file: a regular file's lines, anything else (symlink, binary) named only. */
+function untrackedFile(dir: string, rel: string, budget: number): ChangedFile {
+  const named: ChangedFile = { path: rel, oldPath: null, status: "untracked", binary: true, patch: null, truncated: false };
+  const full = path.join(dir, rel);
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(full);
+  } catch {
+    return named;
+  }
+  if (!st.isFile()) return named; // a symlink is never followed out of the worktree
+  if (st.size > budget) return { ...named, binary: false, truncated: true };
+  const bytes = fs.readFileSync(full);
+  if (isBinary(bytes)) return named;
+  return { ...named, binary: false, patch: newFilePatch(bytes.toString("utf8")) };
+}
+
+/**
+ * The checkout at `p` against its base (from where it branched off; no base: against HEAD), untracked files
+ * included, patches within `budget` characters; binary files named, not shown.
+ */
+export async function worktreeDiff(ctx: WorktreeContext, p: string, budget = DIFF_BUDGET_CHARS): Promise<WorktreeDiff> {
+  const dir = checkedRepoDir(ctx, p);
+  const { git } = ctx;
+  const top = await topOf(git, dir);
+  if (!top) throw new WorktreeRefused("not inside a git repository");
+  const branch = (await git(["symbolic-ref", "--quiet", "--short", "HEAD"], top).catch(() => "")).trim() || null;
+  const base = branch ? (await git(["config", "--get", `branch.${branch}.${BASE_KEY}`], top).catch(() => "")).trim() || null : null;
+  const against = base ? (await git(["merge-base", base, "HEAD"], top).catch(() => "HEAD")).trim() : "HEAD";
+  // Twice the budget read: what is over it is cut by withinBudget per file, the rest of git's output is not read at all.
+  const raw = await gitRunBounded(["diff", "--no-color", "--no-ext-diff", "-M", against, "--"], top, budget * 2);
+  const tracked = splitPatch(raw.text);
+  const last = tracked.at(-1);
+  if (raw.truncated && last) tracked[tracked.length - 1] = { ...last, patch: null, truncated: true };
+  const others = (await git(["ls-files", "--others", "--exclude-standard", "-z"], top)).split("\0").filter(Boolean);
+  const untracked = others.slice(0, MAX_DIFF_FILES).map((rel) => untrackedFile(top, rel, budget));
+  const all = [...tracked, ...untracked];
+  const kept = withinBudget(all, budget, MAX_DIFF_FILES);
+  const extra = others.length > MAX_DIFF_FILES ? `${others.length - MAX_DIFF_FILES} more untracked files not listed` : null;
+  const cutNote = raw.truncated ? `the diff is larger than ${Math.round((budget * 2) / 1024)} KB: the rest was not read` : null;
+  const note = [kept.note, extra, cutNote].filter(Boolean).join("; ") || null;
+  return { base, files: kept.files, note };
+}

@@ -1,0 +1,61 @@
+import GitBranch from "lucide-solid/icons/git-branch";
+import GitCommitHorizontal from "lucide-solid/icons/git-commit-horizontal";
+import { createResource, createSignal, lazy, Show, Suspense } from "solid-js";
+import type { SessionWorktree } from "../../../shared/worktree";
+import { api } from "../lib/api";
+
+/** The Commit dialog loads when first opened. */
+const CommitDialog = lazy(() => import("./CommitDialog").then((m) => ({ default: m.CommitDialog })));
+
+/**
+ * The strip under a worktree session's header (issue 28): repository · branch ← base at every width, then
+ * ahead / behind the base and the changed files (asked again whenever `turns` changes), and "Commit…".
+ */
+export function SessionGitBar(props: { sessionId: string; worktree: SessionWorktree; canAct: boolean; turns: number }) {
+  const wt = () => props.worktree;
+  const [status, { mutate }] = createResource(
+    () => ({ id: props.sessionId, turns: props.turns }),
+    (k) => api.gitStatus(k.id).catch(() => null),
+  );
+  const [committing, setCommitting] = createSignal(false);
+  return (
+    <div class="git-bar" data-testid="session-worktree" title={`Worktree ${wt().worktreePath} of ${wt().repoRoot}`}>
+      <GitBranch size={14} aria-hidden="true" />
+      <span class="git-repo">{wt().repoName}</span>
+      <span class="dot-sep">·</span>
+      <span class="mono git-branch" aria-label={`branch ${wt().branch}`}>
+        {wt().branch}
+      </span>
+      <span class="git-base" aria-label={`from ${wt().base}`}>
+        ← <span class="mono">{wt().base}</span>
+      </span>
+      <Show when={status()}>
+        {(s) => (
+          <span class="git-status" data-testid="git-status">
+            <span aria-label={`${s().ahead} ahead, ${s().behind} behind ${wt().base}`}>
+              ↑{s().ahead} ↓{s().behind}
+            </span>
+            <span class="dot-sep">·</span>
+            <span>{s().files === 0 ? "clean" : `${s().files} changed`}</span>
+          </span>
+        )}
+      </Show>
+      <Show when={props.canAct && (status()?.files ?? 0) > 0}>
+        <button type="button" class="btn btn-sm git-commit" onClick={() => setCommitting(true)}>
+          <GitCommitHorizontal size={14} aria-hidden="true" /> Commit…
+        </button>
+      </Show>
+      <Show when={committing()}>
+        <Suspense>
+          <CommitDialog
+            sessionId={props.sessionId}
+            branch={wt().branch}
+            files={status()?.files ?? 0}
+            onDone={(s) => mutate(s)}
+            onClose={() => setCommitting(false)}
+          />
+        </Suspense>
+      </Show>
+    </div>
+  );
+}
