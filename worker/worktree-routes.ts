@@ -11,7 +11,7 @@ import { CommitBody, type RepoInfo, type SessionWorktree, type WorktreeRequest }
 import { apiError } from "./api-error";
 import { ask, askRefusal } from "./agent-session-routes";
 import { getMachine, sessionAccess, type User } from "./d1-directory";
-import type { Env } from "./env";
+import { type Env, roomStub } from "./env";
 import { insideRoots } from "../shared/paths";
 import { canWrite } from "./session-list/session-list-rules";
 
@@ -119,4 +119,13 @@ worktreeRoutes.get("/sessions/:id/git/diff", async (c) => {
     return apiError(c, r.status, r.code, r.message);
   }
   return c.json(out.result);
+});
+
+/** Issue 28 #2: the changes from the room's log (works with the machine offline), for everyone who sees the session. */
+worktreeRoutes.get("/sessions/:id/changes", async (c) => {
+  const access = await sessionAccess(c.env.DB, c.req.param("id"), c.get("user").id);
+  if (!access) return apiError(c, 404, "NOT_FOUND", "no such session");
+  const json = await roomStub(c.env, access.session.id).loggedChanges();
+  if (json === null) return apiError(c, 404, "NOT_FOUND", "no such session");
+  return c.body(json, 200, { "content-type": "application/json" });
 });

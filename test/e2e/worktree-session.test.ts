@@ -19,7 +19,7 @@ let dataDir: string;
 let plainDir: string;
 
 const e2e = useStackAndBrowser({
-  timeout: 180_000,
+  timeout: 300_000,
   daemonEnv: () => {
     dataDir = realpathSync(mkdtempSync(join(tmpdir(), "baton-wt-data-")));
     // The daemon's own git commands need no identity; the test's commits use gitEnv's.
@@ -101,6 +101,24 @@ describe("a worktree per session", () => {
       expect(existsSync(join(repo.repo, "notes.md"))).toBe(false);
       expect(git(repo.repo, "status", "--porcelain")).toBe("");
       expect(git(repo.repo, "symbolic-ref", "--short", "HEAD").trim()).toBe("main");
+
+      // Issue 28 #2: A's changes view lists its own new file (not B's), from git, then from the log.
+      await a.getByRole("button", { name: "Changes" }).click();
+      const panel = a.getByRole("dialog", { name: "Changes" });
+      const file = panel.getByRole("button", { name: /notes\.md/ });
+      await file.waitFor({ timeout: 20_000 });
+      expect(await panel.getByRole("list", { name: "Changed files" }).getByRole("listitem").count()).toBe(1);
+      expect(await file.textContent()).toContain("untracked");
+      await file.click();
+      await panel.getByTestId("file-diff").getByText(`from ${name} A`).waitFor();
+      await save(a, `${name}-changes-git`);
+      if (name === "phone") await panel.getByRole("button", { name: "All files" }).click();
+      await panel.getByRole("button", { name: "From the log" }).click();
+      await panel.getByRole("button", { name: /notes\.md/ }).click();
+      await panel.getByTestId("file-diff").getByText(`from ${name} A`).waitFor({ timeout: 20_000 });
+      await panel.getByRole("combobox", { name: "Turn" }).selectOption({ label: "Turn 1" });
+      await save(a, `${name}-changes-log`);
+      await panel.getByRole("button", { name: "Close changes" }).click();
 
       // Issue 28 #4: B's header counts the changed file after the turn; "Commit…" commits it with the person's message.
       const status = b.getByTestId("git-status");

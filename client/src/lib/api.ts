@@ -3,6 +3,7 @@ import type { AuthConfig, CreateSessionBody, MachineSummary, Me, Member, Session
 import type { DeviceApproval, DeviceDecisionBody } from "../../../shared/device-api";
 import type { Viewer } from "../../../shared/viewer-protocol";
 import type { BulkArchiveBody, DeleteSessionBody, UpdateSessionBody } from "../../../shared/session-list";
+import type { LoggedChanges } from "../../../shared/changes-from-log";
 import type { CommitResult, GitStatus, RepoInfo, WorktreeDiff, WorktreeRemoval } from "../../../shared/worktree";
 
 export class ApiError extends Error {
@@ -62,6 +63,8 @@ export const api = {
   gitStatus: (id: string) => call<GitStatus>(`${sessionPath(id)}/git/status`),
   /** Issue 28 #2: the worktree's changes against its base, from git on the machine. */
   gitDiff: (id: string) => call<WorktreeDiff>(`${sessionPath(id)}/git/diff`),
+  /** The changes from the room's log (the machine may be offline). */
+  loggedChanges: (id: string) => call<LoggedChanges>(`${sessionPath(id)}/changes`),
   commit: (id: string, message: string) => call<CommitResult>(`${sessionPath(id)}/git/commit`, { method: "POST", body: JSON.stringify({ message }) }),
   pairMachine: (name: string) => call<PairResult>("/api/machines", { method: "POST", body: JSON.stringify({ name }) }),
   revokeMachine: (id: string) => call<{ ok: true }>(`/api/machines/${encodeURIComponent(id)}`, { method: "DELETE" }),

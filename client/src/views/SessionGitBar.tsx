@@ -1,4 +1,5 @@
 import GitBranch from "lucide-solid/icons/git-branch";
+import FileDiff from "lucide-solid/icons/file-diff";
 import GitCommitHorizontal from "lucide-solid/icons/git-commit-horizontal";
 import { createResource, createSignal, lazy, Show, Suspense } from "solid-js";
 import type { SessionWorktree } from "../../../shared/worktree";
@@ -6,18 +7,21 @@ import { api } from "../lib/api";
 
 /** The Commit dialog loads when first opened. */
 const CommitDialog = lazy(() => import("./CommitDialog").then((m) => ({ default: m.CommitDialog })));
+/** The changes view loads when first opened (outside the page's initial JS). */
+const ChangesPanel = lazy(() => import("./ChangesPanel").then((m) => ({ default: m.ChangesPanel })));
 
 /**
  * The strip under a worktree session's header (issue 28): repository · branch ← base at every width, then
  * ahead / behind the base and the changed files (asked again whenever `turns` changes), and "Commit…".
  */
-export function SessionGitBar(props: { sessionId: string; worktree: SessionWorktree; canAct: boolean; turns: number }) {
+export function SessionGitBar(props: { sessionId: string; worktree: SessionWorktree; canAct: boolean; turns: number; online: boolean }) {
   const wt = () => props.worktree;
   const [status, { mutate }] = createResource(
     () => ({ id: props.sessionId, turns: props.turns }),
     (k) => api.gitStatus(k.id).catch(() => null),
   );
   const [committing, setCommitting] = createSignal(false);
+  const [changes, setChanges] = createSignal(false);
   return (
     <div class="git-bar" data-testid="session-worktree" title={`Worktree ${wt().worktreePath} of ${wt().repoRoot}`}>
       <GitBranch size={14} aria-hidden="true" />
@@ -40,10 +44,18 @@ export function SessionGitBar(props: { sessionId: string; worktree: SessionWorkt
           </span>
         )}
       </Show>
+      <button type="button" class="btn btn-sm git-changes" onClick={() => setChanges(true)}>
+        <FileDiff size={14} aria-hidden="true" /> Changes
+      </button>
       <Show when={props.canAct && (status()?.files ?? 0) > 0}>
         <button type="button" class="btn btn-sm git-commit" onClick={() => setCommitting(true)}>
           <GitCommitHorizontal size={14} aria-hidden="true" /> Commit…
         </button>
+      </Show>
+      <Show when={changes()}>
+        <Suspense>
+          <ChangesPanel sessionId={props.sessionId} hasWorktree online={props.online} onClose={() => setChanges(false)} />
+        </Suspense>
       </Show>
       <Show when={committing()}>
         <Suspense>

@@ -212,7 +212,7 @@ function Session(props: { id: string; share?: SpectatorShare }) {
         </div>
       </header>
       <Show when={session()?.worktree}>
-        {(wt) => <SessionGitBar sessionId={props.id} worktree={wt()} canAct={!share && canAct()} turns={turnsEnded()} />}
+        {(wt) => <SessionGitBar sessionId={props.id} worktree={wt()} canAct={!share && canAct()} turns={turnsEnded()} online={state.status !== "offline"} />}
       </Show>
 
       <Show when={notFound()}>

@@ -1,0 +1,189 @@
+/**
+ * The changes view (issue 28 #2): the files the session changed, with their diffs. From git while the machine is
+ * online (the worktree against its base, untracked files included), from the room's log otherwise (ACP diffs and
+ * tool locations; whole session or one turn). Wide: the list beside the file; phone: the list, then one file.
+ */
+import ArrowLeft from "lucide-solid/icons/arrow-left";
+import X from "lucide-solid/icons/x";
+import { createMemo, createResource, createSignal, For, Match, Show, Switch } from "solid-js";
+import type { LoggedChanges } from "../../../shared/changes-from-log";
+import { patchLines } from "../../../shared/patch-lines";
+import type { ChangedFile, WorktreeDiff } from "../../../shared/worktree";
+import { api } from "../lib/api";
+import { DiffView } from "./DiffView";
+import "./changes-panel.css";
+
+/** A diff longer than this many lines opens collapsed: a generated file should not bury the rest. */
+const COLLAPSE_LINES = 400;
+
+type Source = "git" | "log";
+type Row = { path: string; note: string; git?: ChangedFile; log?: { oldText: string | null; newText: string | null; hasDiff: boolean } };
+
+export function ChangesPanel(props: { sessionId: string; hasWorktree: boolean; online: boolean; onClose: () => void }) {
+  const [source, setSource] = createSignal<Source>(props.hasWorktree && props.online ? "git" : "log");
+  const [turn, setTurn] = createSignal<number | null>(null);
+  const [selected, setSelected] = createSignal<string | null>(null);
+  const [git] = createResource(
+    () => (source() === "git" ? props.sessionId : null),
+    (id): Promise<WorktreeDiff | { error: string }> => api.gitDiff(id).catch((e: Error) => ({ error: e.message })),
+  );
+  const [log] = createResource(
+    () => (source() === "log" ? props.sessionId : null),
+    (id): Promise<LoggedChanges | { error: string }> => api.loggedChanges(id).catch((e: Error) => ({ error: e.message })),
+  );
+  const current = () => (source() === "git" ? git() : log());
+  const error = () => {
+    const c = current();
+    return c && "error" in c ? c.error : null;
+  };
+  const rows = createMemo((): Row[] => {
+    if (source() === "git") {
+      const d = git();
+      if (!d || "error" in d) return [];
+      return d.files.map((f) => ({ path: f.path, note: f.binary ? `${f.status}, binary` : f.truncated ? `${f.status}, too large to show` : f.status, git: f }));
+    }
+    const l = log();
+    if (!l || "error" in l) return [];
+    const t = turn();
+    const files = t === null ? l.files : (l.turns.find((x) => x.index === t)?.files ?? []);
+    return files.map((f) => ({
+      path: f.path,
+      note: !f.hasDiff ? "touched (no diff logged)" : f.oldText === null ? "added" : "edited",
+      log: { oldText: f.oldText, newText: f.newText, hasDiff: f.hasDiff },
+    }));
+  });
+  const note = () => {
+    const c = current();
+    if (!c || "error" in c) return null;
+    return "note" in c ? c.note : c.truncated ? "Some texts were too large to keep: those files are listed without their diff." : null;
+  };
+  const chosen = () => rows().find((r) => r.path === selected()) ?? null;
+
+  return (
+    <div class="changes" role="dialog" aria-label="Changes" data-testid="changes-panel">
+      <div class="changes-head">
+        <h2>Changes</h2>
+        <div class="changes-tabs" role="group" aria-label="Source">
+          <button type="button" class="btn btn-sm" aria-pressed={source() === "git"} disabled={!props.hasWorktree} onClick={() => setSource("git")}>
+            From git
+          </button>
+          <button type="button" class="btn btn-sm" aria-pressed={source() === "log"} onClick={() => setSource("log")}>
+            From the log
+          </button>
+        </div>
+        <Show when={source() === "log" && log() && !("error" in log()!) ? (log() as LoggedChanges) : null}>
+          {(l) => (
+            <select class="changes-turn" aria-label="Turn" value={turn() === null ? "" : String(turn())} onChange={(e) => setTurn(e.currentTarget.value === "" ? null : Number(e.currentTarget.value))}>
+              <option value="">Whole session</option>
+              <For each={l().turns}>{(t) => <option value={String(t.index)}>Turn {t.index + 1}</option>}</For>
+            </select>
+          )}
+        </Show>
+        <button type="button" class="icon-btn changes-close" aria-label="Close changes" onClick={() => props.onClose()}>
+          <X size={18} />
+        </button>
+      </div>
+      <Switch>
+        <Match when={(source() === "git" ? git.loading : log.loading)}>
+          <p class="changes-empty">Loading…</p>
+        </Match>
+        <Match when={error()}>
+          <p class="changes-empty" role="alert">
+            {error()}
+            <Show when={source() === "git"}> — the log still has what the agent's tools reported: choose "From the log".</Show>
+          </p>
+        </Match>
+        <Match when={!rows().length}>
+          <p class="changes-empty">No changes{source() === "git" ? " against the base" : " in the log"}.</p>
+        </Match>
+        <Match when={true}>
+          <Show when={note()}>
+            <p class="changes-note">{note()}</p>
+          </Show>
+          <div class="changes-body" classList={{ "has-file": !!chosen() }}>
+            <ul class="changes-files" aria-label="Changed files">
+              <For each={rows()}>
+                {(r) => (
+                  <li>
+                    <button type="button" class="changes-file" aria-current={selected() === r.path ? "true" : undefined} onClick={() => setSelected(r.path)}>
+                      <span class="mono changes-path">{r.path}</span>
+                      <span class="changes-kind">{r.note}</span>
+                    </button>
+                  </li>
+                )}
+              </For>
+            </ul>
+            <div class="changes-detail">
+              <Show when={chosen()} fallback={<p class="changes-empty wide-only">Choose a file.</p>}>
+                {(r) => (
+                  <>
+                    <button type="button" class="btn btn-sm changes-back" onClick={() => setSelected(null)}>
+                      <ArrowLeft size={14} aria-hidden="true" /> All files
+                    </button>
+                    <FileDiff row={r()} />
+                  </>
+                )}
+              </Show>
+            </div>
+          </div>
+        </Match>
+      </Switch>
+    </div>
+  );
+}
+
+function FileDiff(props: { row: Row }) {
+  const [open, setOpen] = createSignal(false);
+  const lines = createMemo(() => (props.row.git?.patch ? patchLines(props.row.git.patch) : null));
+  const size = () => lines()?.length ?? (props.row.log?.newText?.split("\n").length ?? 0);
+  const collapsed = () => !open() && size() > COLLAPSE_LINES;
+  return (
+    <div class="changes-file-diff" data-testid="file-diff">
+      <Switch>
+        <Match when={props.row.git && props.row.git.patch === null}>
+          <div class="diff">
+            <div class="diff-path">{props.row.path}</div>
+            <p class="changes-empty">{props.row.git!.binary ? "A binary file: not shown." : "Too large to show here."}</p>
+          </div>
+        </Match>
+        <Match when={props.row.log && !props.row.log.hasDiff}>
+          <div class="diff">
+            <div class="diff-path">{props.row.path}</div>
+            <p class="changes-empty">The agent touched this file; its tool reported no diff.</p>
+          </div>
+        </Match>
+        <Match when={collapsed()}>
+          <div class="diff">
+            <div class="diff-path">{props.row.path}</div>
+            <button type="button" class="btn btn-sm" onClick={() => setOpen(true)}>
+              Show the {size()}-line diff
+            </button>
+          </div>
+        </Match>
+        <Match when={lines()}>
+          {(l) => (
+            <div class="diff">
+              <div class="diff-path">{props.row.path}</div>
+              <pre class="diff-lines">
+                <For each={l()}>
+                  {(x) =>
+                    x.op === "@@" ? (
+                      <span class="diff-skip">{x.text}</span>
+                    ) : (
+                      <span class={x.op === "+" ? "diff-add" : x.op === "-" ? "diff-del" : "diff-ctx"} data-line={x.newLine ?? x.oldLine ?? undefined}>
+                        {x.op} {x.text}
+                      </span>
+                    )
+                  }
+                </For>
+              </pre>
+            </div>
+          )}
+        </Match>
+        <Match when={props.row.log}>
+          {(l) => <DiffView path={props.row.path} oldText={l().oldText} newText={l().newText ?? ""} />}
+        </Match>
+      </Switch>
+    </div>
+  );
+}
