@@ -35,6 +35,7 @@ import { pushRoutes } from "./push/push-routes";
 import { exportRoutes } from "./export-routes";
 import { agentSessionRoutes } from "./agent-session-routes";
 import { dropWorktree, makeWorktree, worktreeRoutes } from "./worktree-routes";
+import { reviewRoutes } from "./review-routes";
 import { deleteSubscriptionsOfUser } from "./push/push-directory";
 import { type Env, machineStub, roomStub } from "./env";
 import { MACHINE_ID_HEADER, SHARE_HEADER, VIEWER_HEADER } from "./headers";
@@ -122,6 +123,7 @@ app.route("/api", exportRoutes);
 // Issue 26: the agent's own sessions — list, import, fork (worker/agent-session-routes.ts).
 app.route("/api", agentSessionRoutes);
 app.route("/api", worktreeRoutes);
+app.route("/api", reviewRoutes);
 
 app.get("/api/me", (c) => c.json({ ...c.get("user"), authMode: c.get("via"), scope: c.get("scope") }));
 

@@ -118,11 +118,44 @@ describe("a worktree per session", () => {
       await panel.getByTestId("file-diff").getByText(`from ${name} A`).waitFor({ timeout: 20_000 });
       await panel.getByRole("combobox", { name: "Turn" }).selectOption({ label: "Turn 1" });
       await save(a, `${name}-changes-log`);
+
+      // Issue 28 #3: two comments on the git diff, kept with the session, sent as one message queued behind a running turn.
+      await panel.getByRole("combobox", { name: "Turn" }).selectOption({ label: "Whole session" });
+      if (name === "phone") await panel.getByRole("button", { name: "All files" }).click();
+      await panel.getByRole("button", { name: "From git" }).click();
+      await panel.getByRole("button", { name: /notes\.md/ }).click();
+      const line = panel.getByTestId("file-diff").locator('[data-line="1"]');
+      for (const text of [`first remark ${name}`, `second remark ${name}`]) {
+        await line.click();
+        await panel.getByRole("textbox", { name: "Comment on notes.md:1" }).fill(text);
+        await panel.getByRole("button", { name: "Add comment" }).click();
+        await panel.getByRole("region", { name: "Review" }).getByText(text).waitFor();
+      }
+      const stored = (await (await fetch(`${e2e.stack.url}/api/sessions/${idA}/review`)).json()) as { comments: unknown[] };
+      expect(stored.comments).toHaveLength(2);
+      await save(a, `${name}-review`);
       await panel.getByRole("button", { name: "Close changes" }).click();
+      await a.getByTestId("composer-input").fill("sleep 40"); // 10 s at the test's pace
+      await a.getByTestId("send-button").click();
+      await a.locator('[data-testid="session-status"][data-state="active"]').waitFor({ timeout: 20_000 });
+      await a.getByRole("button", { name: "Changes" }).click();
+      await panel.getByRole("button", { name: "Send review (2)" }).click();
+      await panel.getByRole("region", { name: "Review" }).waitFor({ state: "detached", timeout: 20_000 });
+      await panel.getByRole("button", { name: "Close changes" }).click();
+      // Sent while the sleep runs: queued behind it (a chip), then run after it.
+      await a.getByTestId("queue-chip").filter({ hasText: "Review of your changes" }).waitFor({ timeout: 10_000 });
+      const answered = a.getByTestId("row-agent").filter({ hasText: "Review of your changes (2 comments)" });
+      await answered.first().waitFor({ timeout: 40_000 });
+      const said = (await answered.first().textContent()) ?? "";
+      expect(said).toContain("notes.md:1");
+      expect(said).toContain(`first remark ${name}`);
+      expect(said).toContain(`second remark ${name}`);
+      const cleared = (await (await fetch(`${e2e.stack.url}/api/sessions/${idA}/review`)).json()) as { comments: unknown[] };
+      expect(cleared.comments).toEqual([]);
 
       // Issue 28 #4: B's header counts the changed file after the turn; "Commit…" commits it with the person's message.
       const status = b.getByTestId("git-status");
-      await status.filter({ hasText: "↑0 ↓0 · 1 changed" }).waitFor({ timeout: 20_000 });
+      await status.filter({ hasText: /↑0 ↓0\s*·\s*1 changed/ }).waitFor({ timeout: 20_000 });
       await save(b, `${name}-git-status`);
       await b.getByRole("button", { name: "Commit…" }).click();
       const commit = b.getByRole("dialog", { name: "Commit the worktree" });
@@ -130,7 +163,7 @@ describe("a worktree per session", () => {
       await save(b, `${name}-commit-dialog`);
       await commit.getByRole("button", { name: "Commit" }).click();
       await commit.waitFor({ state: "detached", timeout: 20_000 });
-      await status.filter({ hasText: "↑1 ↓0 · clean" }).waitFor({ timeout: 20_000 });
+      await status.filter({ hasText: /↑1 ↓0\s*·\s*clean/ }).waitFor({ timeout: 20_000 });
       expect(git(wb.path, "log", "-1", "--format=%s").trim()).toBe(`Notes from the ${name}`);
       expect(await b.getByRole("button", { name: "Commit…" }).count()).toBe(0);
 

@@ -4,6 +4,7 @@ import type { DeviceApproval, DeviceDecisionBody } from "../../../shared/device-
 import type { Viewer } from "../../../shared/viewer-protocol";
 import type { BulkArchiveBody, DeleteSessionBody, UpdateSessionBody } from "../../../shared/session-list";
 import type { LoggedChanges } from "../../../shared/changes-from-log";
+import type { ReviewComment, ReviewCommentBody } from "../../../shared/review-message";
 import type { CommitResult, GitStatus, RepoInfo, WorktreeDiff, WorktreeRemoval } from "../../../shared/worktree";
 
 export class ApiError extends Error {
@@ -63,6 +64,12 @@ export const api = {
   gitStatus: (id: string) => call<GitStatus>(`${sessionPath(id)}/git/status`),
   /** Issue 28 #2: the worktree's changes against its base, from git on the machine. */
   gitDiff: (id: string) => call<WorktreeDiff>(`${sessionPath(id)}/git/diff`),
+  /** Issue 28 #3: the session's review comments (kept until sent). */
+  review: (id: string) => call<{ comments: ReviewComment[] }>(`${sessionPath(id)}/review`).then((r) => r.comments),
+  addReviewComment: (id: string, body: ReviewCommentBody) =>
+    call<{ comments: ReviewComment[] }>(`${sessionPath(id)}/review`, { method: "POST", body: JSON.stringify(body) }).then((r) => r.comments),
+  clearReview: (id: string, commentId?: string) =>
+    call<{ comments: ReviewComment[] }>(`${sessionPath(id)}/review${commentId ? `/${encodeURIComponent(commentId)}` : ""}`, { method: "DELETE" }).then((r) => r.comments),
   /** The changes from the room's log (the machine may be offline). */
   loggedChanges: (id: string) => call<LoggedChanges>(`${sessionPath(id)}/changes`),
   commit: (id: string, message: string) => call<CommitResult>(`${sessionPath(id)}/git/commit`, { method: "POST", body: JSON.stringify({ message }) }),

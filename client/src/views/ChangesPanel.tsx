@@ -9,6 +9,8 @@ import { createMemo, createResource, createSignal, For, Match, Show, Switch } fr
 import type { LoggedChanges } from "../../../shared/changes-from-log";
 import { patchLines } from "../../../shared/patch-lines";
 import type { ChangedFile, WorktreeDiff } from "../../../shared/worktree";
+import { type ReviewComment, reviewMessage } from "../../../shared/review-message";
+import { toast } from "../lib/toasts";
 import { api } from "../lib/api";
 import { DiffView } from "./DiffView";
 import "./changes-panel.css";
@@ -19,7 +21,16 @@ const COLLAPSE_LINES = 400;
 type Source = "git" | "log";
 type Row = { path: string; note: string; git?: ChangedFile; log?: { oldText: string | null; newText: string | null; hasDiff: boolean } };
 
-export function ChangesPanel(props: { sessionId: string; hasWorktree: boolean; online: boolean; onClose: () => void }) {
+export function ChangesPanel(props: {
+  sessionId: string;
+  hasWorktree: boolean;
+  online: boolean;
+  /** Owner / member: may comment and send the review. */
+  canAct: boolean;
+  /** Sends one message to the agent (queued like any message while a turn runs); false when refused. */
+  send: (text: string) => Promise<boolean>;
+  onClose: () => void;
+}) {
   const [source, setSource] = createSignal<Source>(props.hasWorktree && props.online ? "git" : "log");
   const [turn, setTurn] = createSignal<number | null>(null);
   const [selected, setSelected] = createSignal<string | null>(null);
@@ -58,6 +69,32 @@ export function ChangesPanel(props: { sessionId: string; hasWorktree: boolean; o
     return "note" in c ? c.note : c.truncated ? "Some texts were too large to keep: those files are listed without their diff." : null;
   };
   const chosen = () => rows().find((r) => r.path === selected()) ?? null;
+  // Issue 28 #3: the session's review, kept on the server (every viewer sees it) until sent.
+  const [review, { mutate: setReview }] = createResource(() => api.review(props.sessionId).catch(() => [] as ReviewComment[]));
+  const [sending, setSending] = createSignal(false);
+  const addComment = async (c: { path: string; line: number; endLine: number; quoted: string; text: string }) => {
+    try {
+      setReview(await api.addReviewComment(props.sessionId, c));
+      return true;
+    } catch (err) {
+      toast((err as Error).message || "Could not add the comment", "error");
+      return false;
+    }
+  };
+  const sendReview = async () => {
+    const list = review() ?? [];
+    if (!list.length) return;
+    setSending(true);
+    try {
+      if (!(await props.send(reviewMessage(list)))) return;
+      setReview(await api.clearReview(props.sessionId));
+      toast("Review sent to the agent", "info");
+    } catch (err) {
+      toast((err as Error).message || "Sent; the comments could not be cleared", "error");
+    } finally {
+      setSending(false);
+    }
+  };
 
   return (
     <div class="changes" role="dialog" aria-label="Changes" data-testid="changes-panel">
@@ -120,7 +157,7 @@ export function ChangesPanel(props: { sessionId: string; hasWorktree: boolean; o
                     <button type="button" class="btn btn-sm changes-back" onClick={() => setSelected(null)}>
                       <ArrowLeft size={14} aria-hidden="true" /> All files
                     </button>
-                    <FileDiff row={r()} />
+                    <FileDiff row={r()} canComment={props.canAct} onComment={addComment} />
                   </>
                 )}
               </Show>
@@ -128,11 +165,67 @@ export function ChangesPanel(props: { sessionId: string; hasWorktree: boolean; o
           </div>
         </Match>
       </Switch>
+      <Show when={(review()?.length ?? 0) > 0}>
+        <section class="review" aria-label="Review">
+          <ul class="review-list">
+            <For each={review()}>
+              {(c) => (
+                <li class="review-item">
+                  <span class="mono">
+                    {c.path}:{c.endLine > c.line ? `${c.line}-${c.endLine}` : c.line}
+                  </span>{" "}
+                  <span>{c.text}</span> <span class="review-author">— {c.author}</span>
+                  <Show when={props.canAct}>
+                    <button type="button" class="icon-btn compact" aria-label={`Remove the comment on ${c.path}:${c.line}`} onClick={async () => setReview(await api.clearReview(props.sessionId, c.id))}>
+                      <X size={14} />
+                    </button>
+                  </Show>
+                </li>
+              )}
+            </For>
+          </ul>
+          <Show when={props.canAct}>
+            <button type="button" class="btn btn-primary" disabled={sending()} onClick={() => void sendReview()}>
+              {sending() ? "Sending…" : `Send review (${review()!.length})`}
+            </button>
+          </Show>
+        </section>
+      </Show>
     </div>
   );
 }
 
-function FileDiff(props: { row: Row }) {
+/** A selection of lines in a git patch (indexes into its rows), and the comment being written on it. */
+type Selection = { from: number; to: number };
+
+function FileDiff(props: { row: Row; canComment: boolean; onComment: (c: { path: string; line: number; endLine: number; quoted: string; text: string }) => Promise<boolean> }) {
+  const [sel, setSel] = createSignal<Selection | null>(null);
+  const [draft, setDraft] = createSignal("");
+  /** A tap picks a line; a tap on a later line (nothing typed yet, or with Shift) extends the range; the same line again clears it. */
+  const pick = (i: number, shift: boolean) => {
+    const s = sel();
+    if (s && i === s.from && s.from === s.to) return setSel(null);
+    if (s && i > s.from && (shift || !draft().trim())) return setSel({ from: s.from, to: i });
+    setSel({ from: i, to: i });
+  };
+  const selected = () => {
+    const s = sel();
+    const l = lines();
+    if (!s || !l) return null;
+    const picked = l.slice(s.from, s.to + 1).flatMap((x) => (x.op === "@@" ? [] : [x]));
+    const nums = picked.map((x) => x.newLine ?? x.oldLine ?? 0).filter((n) => n > 0);
+    if (!nums.length) return null;
+    return { line: Math.min(...nums), endLine: Math.max(...nums), quoted: picked.map((x) => x.text).join("\n") };
+  };
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const s = selected();
+    if (!s || !draft().trim()) return;
+    if (await props.onComment({ path: props.row.path, ...s, text: draft() })) {
+      setDraft("");
+      setSel(null);
+    }
+  };
   const [open, setOpen] = createSignal(false);
   const lines = createMemo(() => (props.row.git?.patch ? patchLines(props.row.git.patch) : null));
   const size = () => lines()?.length ?? (props.row.log?.newText?.split("\n").length ?? 0);
@@ -166,17 +259,45 @@ function FileDiff(props: { row: Row }) {
               <div class="diff-path">{props.row.path}</div>
               <pre class="diff-lines">
                 <For each={l()}>
-                  {(x) =>
+                  {(x, i) =>
                     x.op === "@@" ? (
                       <span class="diff-skip">{x.text}</span>
                     ) : (
-                      <span class={x.op === "+" ? "diff-add" : x.op === "-" ? "diff-del" : "diff-ctx"} data-line={x.newLine ?? x.oldLine ?? undefined}>
+                      <span
+                        class={x.op === "+" ? "diff-add" : x.op === "-" ? "diff-del" : "diff-ctx"}
+                        classList={{ "diff-picked": !!sel() && i() >= sel()!.from && i() <= sel()!.to }}
+                        data-line={x.newLine ?? x.oldLine ?? undefined}
+                        onClick={props.canComment ? (e) => pick(i(), e.shiftKey) : undefined}
+                      >
+                        <span class="diff-num" aria-hidden="true">
+                          {x.newLine ?? x.oldLine}
+                        </span>
                         {x.op} {x.text}
                       </span>
                     )
                   }
                 </For>
               </pre>
+              <Show when={selected()}>
+                {(s) => (
+                  <form class="review-form" onSubmit={submit}>
+                    <label>
+                      <span class="modal-label">
+                        Comment on {props.row.path}:{s().endLine > s().line ? `${s().line}-${s().endLine}` : s().line}
+                      </span>
+                      <textarea rows={3} value={draft()} onInput={(e) => setDraft(e.currentTarget.value)} />
+                    </label>
+                    <div class="review-form-actions">
+                      <button type="button" class="btn btn-sm" onClick={() => setSel(null)}>
+                        Cancel
+                      </button>
+                      <button type="submit" class="btn btn-sm btn-primary" disabled={!draft().trim()}>
+                        Add comment
+                      </button>
+                    </div>
+                  </form>
+                )}
+              </Show>
             </div>
           )}
         </Match>

@@ -14,7 +14,15 @@ const ChangesPanel = lazy(() => import("./ChangesPanel").then((m) => ({ default:
  * The strip under a worktree session's header (issue 28): repository · branch ← base at every width, then
  * ahead / behind the base and the changed files (asked again whenever `turns` changes), and "Commit…".
  */
-export function SessionGitBar(props: { sessionId: string; worktree: SessionWorktree; canAct: boolean; turns: number; online: boolean }) {
+export function SessionGitBar(props: {
+  sessionId: string;
+  worktree: SessionWorktree;
+  canAct: boolean;
+  turns: number;
+  online: boolean;
+  /** Sends one message to the agent (the review); false when refused. */
+  send: (text: string) => Promise<boolean>;
+}) {
   const wt = () => props.worktree;
   const [status, { mutate }] = createResource(
     () => ({ id: props.sessionId, turns: props.turns }),
@@ -54,7 +62,7 @@ export function SessionGitBar(props: { sessionId: string; worktree: SessionWorkt
       </Show>
       <Show when={changes()}>
         <Suspense>
-          <ChangesPanel sessionId={props.sessionId} hasWorktree online={props.online} onClose={() => setChanges(false)} />
+          <ChangesPanel sessionId={props.sessionId} hasWorktree online={props.online} canAct={props.canAct} send={props.send} onClose={() => setChanges(false)} />
         </Suspense>
       </Show>
       <Show when={committing()}>

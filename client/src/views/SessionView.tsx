@@ -104,6 +104,12 @@ function Session(props: { id: string; share?: SpectatorShare }) {
   };
   const needsLogin = () => state.status === "error" && state.authMethods.length > 0;
   const canAct = () => state.viewer !== null && state.viewer.role !== "viewer";
+  // Issue 28 #3: "Send review" is one message, sent (or queued while a turn runs) like any other.
+  const sendText = async (text: string): Promise<boolean> => {
+    const reply = await socket.request({ op: "message.send", id: crypto.randomUUID(), blocks: [{ type: "text", text }] });
+    if (reply.type === "error") toast(errorText(reply), "error");
+    return reply.type !== "error";
+  };
   // Issue 28: the git bar asks for the worktree's status again after each turn (the agent may have changed files).
   const [turnsEnded, setTurnsEnded] = createSignal(0);
   let wasActive = false;
@@ -212,7 +218,7 @@ function Session(props: { id: string; share?: SpectatorShare }) {
         </div>
       </header>
       <Show when={session()?.worktree}>
-        {(wt) => <SessionGitBar sessionId={props.id} worktree={wt()} canAct={!share && canAct()} turns={turnsEnded()} online={state.status !== "offline"} />}
+        {(wt) => <SessionGitBar sessionId={props.id} worktree={wt()} canAct={!share && canAct()} turns={turnsEnded()} online={state.status !== "offline"} send={sendText} />}
       </Show>
 
       <Show when={notFound()}>
