@@ -18,7 +18,6 @@ import { errorText, makeSessionActions } from "../session/session-actions";
 import { createTabAttention } from "../push/create-tab-attention";
 import { attentionTitle } from "../push/tab-attention";
 import { QueueChips } from "./QueueChips";
-import { SessionGitBar } from "./SessionGitBar";
 import { Sender } from "./Sender";
 import { SessionSearch } from "./SessionSearch";
 import { ConnectionBadge, SessionStatusBadge } from "./StatusBadges";
@@ -36,6 +35,8 @@ const MembersPanel = lazy(() => import("./MembersPanel").then((m) => ({ default:
 const SessionSettings = lazy(() => import("./SessionSettings").then((m) => ({ default: m.SessionSettings })));
 /** Shown only after a Stop dropped queued messages: loads when it first has something to offer. */
 const DroppedOffer = lazy(() => import("./DroppedOffer").then((m) => ({ default: m.DroppedOffer })));
+/** A worktree session's git strip (issue 28) loads with the session's details, outside the page's initial JS. */
+const SessionGitBar = lazy(() => import("./SessionGitBar").then((m) => ({ default: m.SessionGitBar })));
 const AuthHelp = lazy(() => import("./AuthHelp").then((m) => ({ default: m.AuthHelp })));
 
 /** How long a reconnect may fail before we ask the API whether we still have access. */
@@ -218,7 +219,11 @@ function Session(props: { id: string; share?: SpectatorShare }) {
         </div>
       </header>
       <Show when={session()?.worktree}>
-        {(wt) => <SessionGitBar sessionId={props.id} worktree={wt()} canAct={!share && canAct()} turns={turnsEnded()} online={state.status !== "offline"} send={sendText} />}
+        {(wt) => (
+          <Suspense>
+            <SessionGitBar sessionId={props.id} worktree={wt()} canAct={!share && canAct()} turns={turnsEnded()} online={state.status !== "offline"} send={sendText} />
+          </Suspense>
+        )}
       </Show>
 
       <Show when={notFound()}>
