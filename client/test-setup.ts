@@ -3,12 +3,24 @@ import { cleanup } from "@solidjs/testing-library";
 import { afterEach } from "vitest";
 import { loadMarkdown } from "./src/lib/create-markdown";
 import { loadTerminalColours } from "./src/lib/create-terminal-runs";
+import { dismissToast, holdToasts, toasts } from "./src/lib/toasts";
 
 // In the app the markdown renderer and the terminal colour parser load after the first paint; views render
 // against loaded ones here (create-markdown.test.ts, terminal-text.test.ts cover the plain text before).
 await Promise.all([loadMarkdown(), loadTerminalColours()]);
 
-afterEach(() => cleanup());
+// The client project shares one module graph and one jsdom across its files (`isolate: false`, vitest.config.ts):
+// what a test leaves in the page's globals is put back here, so no file sees another's address, storage or toasts.
+afterEach(() => {
+  cleanup();
+  holdToasts("hover", false);
+  holdToasts("focus", false);
+  for (const t of toasts()) dismissToast(t.id);
+  window.history.replaceState(null, "", "/");
+  localStorage.clear();
+  sessionStorage.clear();
+  document.title = "";
+});
 
 // jsdom has no popover API (the e2e tests drive Chromium's real one: Escape, light dismiss, focus return).
 // Enough of it for the views' component tests: a popovertarget button toggles its panel, which fires

@@ -19,11 +19,15 @@ import { setNiceness, TS_PROJECTS, typecheck } from "./typecheck.mjs";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const VITEST = join(ROOT, "node_modules", "vitest", "vitest.mjs");
 
+/** e2e files run side by side (each on its own stack or the shared one, in its own Chromium contexts). */
+const E2E_FILES_AT_ONCE = 2;
 /** The vitest runs: the waiting projects at our priority, the CPU-bound ones just below (the e2e timing checks keep their headroom). */
 const RUNS = [
-  { name: "e2e", projects: ["e2e"], niceness: 0 },
-  { name: "agents", projects: ["agents"], niceness: 0 },
-  { name: "cpu", projects: ["unit", "client", "worker", "worker-access", "worker-builtin", "worker-push"], niceness: 3 },
+  // Two e2e files at a time: each spends most of its time waiting on its stack and Chromium, and one at a time
+  // the e2e run was the whole suite's tail (≈ 940 s of files on 2 cores). vitest starts the slowest known first.
+  { name: "e2e", projects: ["e2e"], niceness: 0, args: [`--maxWorkers=${E2E_FILES_AT_ONCE}`, "--fileParallelism"] },
+  { name: "agents", projects: ["agents"], niceness: 0, args: [] },
+  { name: "cpu", projects: ["unit", "client", "worker", "worker-access", "worker-builtin", "worker-push"], niceness: 3, args: [] },
 ];
 /** The type checks share with the CPU-bound run (lower, they became the tail on a loaded machine). */
 const TYPECHECK_NICENESS = 3;
@@ -57,8 +61,8 @@ const started = Date.now();
 await installAgent("gemini").catch((err) => console.error(`[agents] gemini: ${err instanceof Error ? err.message : err}`));
 const checking = typecheck({ parallel: 1, niceness: TYPECHECK_NICENESS });
 const codes = await Promise.all(
-  RUNS.map(({ name, projects, niceness }) =>
-    run(["run", ...projects.flatMap((p) => ["--project", p]), "--reporter=./test/progress-reporter.ts", "--reporter=blob", `--outputFile.blob=${join(blobs, `${name}.json`)}`, ...filtered, ...extra], niceness),
+  RUNS.map(({ name, projects, niceness, args }) =>
+    run(["run", ...projects.flatMap((p) => ["--project", p]), ...args, "--reporter=./test/progress-reporter.ts", "--reporter=blob", `--outputFile.blob=${join(blobs, `${name}.json`)}`, ...filtered, ...extra], niceness),
   ),
 );
 const failedChecks = await checking;

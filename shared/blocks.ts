@@ -1,6 +1,8 @@
 import { z } from "zod";
-import { assertNever } from "./assert-never";
-import { MAX_PROMPT_BLOCKS, MAX_PROMPT_BYTES } from "./limits";
+import { MAX_PROMPT_BLOCKS, MAX_PROMPT_BYTES, MAX_PROMPT_IMAGE_CHARS } from "./limits";
+import { promptBytes, promptImageChars } from "./prompt-size";
+
+export { blockTextChars, promptBytes, promptImageChars } from "./prompt-size";
 
 /** Prompt blocks a viewer may send: a subset of ACP ContentBlock. */
 export const TextBlock = z.object({ type: z.literal("text"), text: z.string() });
@@ -14,34 +16,19 @@ export const ResourceLinkBlock = z.object({
   uri: z.string().max(4096),
   name: z.string().max(1024),
 });
-export const PromptBlock = z.discriminatedUnion("type", [TextBlock, ImageBlock, ResourceLinkBlock]);
+/** A text file's content handed over whole (ACP embedded resource; only to agents advertising `embeddedContext`). */
+export const EmbeddedResourceBlock = z.object({
+  type: z.literal("resource"),
+  resource: z.object({ uri: z.string().max(4096), text: z.string(), mimeType: z.string().max(100).optional() }),
+});
+export const PromptBlock = z.discriminatedUnion("type", [TextBlock, ImageBlock, ResourceLinkBlock, EmbeddedResourceBlock]);
 export type PromptBlock = z.infer<typeof PromptBlock>;
-
-export function promptBytes(blocks: readonly PromptBlock[]): number {
-  let n = 0;
-  for (const b of blocks) {
-    switch (b.type) {
-      case "text":
-        n += b.text.length;
-        break;
-      case "image":
-        n += b.data.length + b.mimeType.length;
-        break;
-      case "resource_link":
-        n += b.uri.length + b.name.length;
-        break;
-      default:
-        assertNever(b);
-    }
-  }
-  return n;
-}
 
 export const PromptBlocks = z
   .array(PromptBlock)
   .min(1)
   .max(MAX_PROMPT_BLOCKS)
-  .refine((bs) => promptBytes(bs) <= MAX_PROMPT_BYTES, { message: "PROMPT_TOO_LARGE" })
+  .refine((bs) => promptBytes(bs) <= MAX_PROMPT_BYTES && promptImageChars(bs) <= MAX_PROMPT_IMAGE_CHARS, { message: "PROMPT_TOO_LARGE" })
   .refine((bs) => bs.some((b) => b.type !== "text" || b.text.trim().length > 0), {
     message: "EMPTY_PROMPT",
   });

@@ -1,9 +1,18 @@
 /** Tuning constants shared by worker, daemon and client. Each has a one-line why. */
 
-/** A viewer frame larger than this is refused before parsing: bounds memory per message. */
-export const MAX_VIEWER_FRAME_BYTES = 256 * 1024;
-/** A single prompt's text+data budget; large pastes fit, a runaway paste loop does not. */
+/** A single prompt's text budget (text, links, embedded files; characters); large pastes fit, a runaway paste loop does not. */
 export const MAX_PROMPT_BYTES = 128 * 1024;
+/** One image as the browser re-encodes it (base64 characters, ≈ 190 KB of JPEG): a 1568 px photo or screenshot fits. */
+export const MAX_IMAGE_DATA_CHARS = 256 * 1024;
+/** All images of one prompt (base64 characters): two full-size images or several screenshots. With the text budget's
+ *  worst case (3 UTF-8 bytes a character) a prompt stays under 1 MiB, so it and a merged flush fit a tunnel frame. */
+export const MAX_PROMPT_IMAGE_CHARS = 2 * MAX_IMAGE_DATA_CHARS;
+/** Images sent at their full resolution are downscaled by the models anyway (Claude's guidance: a long side ≤ 1568 px);
+ *  more pixels only cost bytes. */
+export const MAX_IMAGE_LONG_SIDE_PX = 1568;
+/** A viewer frame larger than this is refused before parsing: bounds memory per message; the largest prompt (text
+ *  and images) plus its envelope fits. */
+export const MAX_VIEWER_FRAME_BYTES = MAX_PROMPT_BYTES + MAX_PROMPT_IMAGE_CHARS + 64 * 1024;
 /** Blocks per prompt: a few text/image/file blocks is normal; hundreds is abuse. */
 export const MAX_PROMPT_BLOCKS = 32;
 /** Tunnel frames carry agent output (tool diffs can be big) — larger than viewer frames. */
@@ -12,8 +21,9 @@ export const MAX_TUNNEL_FRAME_BYTES = 1024 * 1024;
 export const DEFAULT_QUEUE_DEPTH = 1;
 export const MAX_QUEUE_DEPTH = 8;
 /** All queued prompts together (UTF-8 of their blocks): bounds queue_state frames and a merged flush, whose
- *  prompt command must fit the daemon's frame limit (8 × MAX_PROMPT_BYTES of multi-byte text would not). */
-export const MAX_QUEUE_BYTES = 512 * 1024;
+ *  prompt command must fit the daemon's frame limit (8 × MAX_PROMPT_BYTES of multi-byte text would not). Room for
+ *  one largest message with images (≤ 3 × MAX_PROMPT_BYTES + MAX_PROMPT_IMAGE_CHARS = 896 KB). */
+export const MAX_QUEUE_BYTES = 928 * 1024;
 /** Settled client message ids remembered for idempotent retries (outbox resends after a drop). */
 export const SETTLED_RING_SIZE = 512;
 /** Per-machine concurrent active turns (the daemon's CPU / API budget). */
@@ -32,8 +42,8 @@ export const SNAPSHOT_PAGE_BYTES = 512 * 1024;
 export const RATE_BURST = 40;
 export const RATE_PER_SECOND = 20;
 /** A viewer frame costs one token plus one per this many characters, charged before parsing: parse work
- *  per socket is bounded (~320 KB/s sustained) and the largest allowed frame still fits in one burst. */
-export const RATE_CHARS_PER_TOKEN = 16 * 1024;
+ *  per socket is bounded (~640 KB/s sustained) and the largest allowed frame (a prompt with images) still fits in one burst. */
+export const RATE_CHARS_PER_TOKEN = 32 * 1024;
 /** An over-limit socket gets one RATE_LIMITED frame per window, silence for the rest of it. */
 export const RATE_NOTICE_WINDOW_MS = 1000;
 /** Over the limit in this many consecutive windows (seconds of sustained flooding): closed with 1008. */

@@ -15,10 +15,23 @@ export function promptPreview(blocks: readonly PromptBlock[], max = 200): string
       case "resource_link":
         parts.push(`@${b.name}`);
         break;
+      case "resource":
+        parts.push(`@${fileName(b.resource.uri)}`);
+        break;
       default:
         assertNever(b);
     }
   }
   const s = parts.join(" ").replace(/\s+/g, " ").trim();
   return s.length > max ? s.slice(0, max - 1) + "…" : s;
+}
+
+/** The last path segment of a file URI (what a chip or preview names an embedded file by). */
+export function fileName(uri: string): string {
+  const tail = uri.replace(/[?#].*$/, "").split("/").filter(Boolean).pop() ?? uri;
+  try {
+    return decodeURIComponent(tail);
+  } catch {
+    return tail;
+  }
 }

@@ -60,6 +60,8 @@ function blocksText(blocks: readonly PromptBlock[]): string {
           return "_[image]_";
         case "resource_link":
           return `[${inline(b.name || b.uri)}](<${b.uri.replace(/[<>\s]/g, encodeURIComponent)}>)`;
+        case "resource":
+          return `_[file ${inline(b.resource.uri)}]_`;
         default:
           return "";
       }

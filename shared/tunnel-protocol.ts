@@ -38,7 +38,16 @@ export const AgentInfo = z.object({
 export type AgentInfo = z.infer<typeof AgentInfo>;
 
 /** Session-scoped config the room keeps; same as the viewer's minus room-only settings. */
-export const AgentConfig = ConfigState.pick({ modes: true, models: true, configOptions: true, steering: true, images: true, authMethods: true });
+export const AgentConfig = ConfigState.pick({
+  modes: true,
+  models: true,
+  configOptions: true,
+  steering: true,
+  images: true,
+  embeddedContext: true,
+  imageLimits: true,
+  authMethods: true,
+});
 export type AgentConfig = z.infer<typeof AgentConfig>;
 
 /**

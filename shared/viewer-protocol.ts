@@ -151,6 +151,10 @@ export const ConfigState = z.object({
   configOptions: z.array(Loose),
   steering: z.boolean(),
   images: z.boolean(),
+  /** `promptCapabilities.embeddedContext`: a text file goes as its content, not as a link. Absent: false. */
+  embeddedContext: z.boolean().optional(),
+  /** Limits the agent states for images itself (qwen's `_meta.imageCapability`); the browser honours the smaller. */
+  imageLimits: z.object({ maxBytes: z.number().int().positive().optional(), maxImagesPerTurn: z.number().int().positive().optional() }).nullish(),
   /** ACP `authMethods` from `initialize` (empty: the agent needs no login or did not say). */
   authMethods: z.array(AuthMethod).optional(),
   queueDepth: z.number().int(),

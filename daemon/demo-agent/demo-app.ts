@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import * as acp from "@agentclientprotocol/sdk";
 import { z } from "zod";
+import { receivedLines } from "./demo-received";
 import { chunkText, markdownReply, parseDemoScript, type DemoScript } from "./demo-script";
 import {
   DEFAULT_CONFIG_VALUES,
@@ -95,7 +96,7 @@ export function buildDemoAgent(settings: DemoSettings): acp.AgentApp {
           loadSession: settings.loadSession,
           // Its own sessions, on disk (demo-store.ts): listed with a cursor, forked, deleted.
           sessionCapabilities: { list: {}, fork: {}, ...(settings.noDelete ? {} : { delete: {} }) },
-          promptCapabilities: { image: true, audio: false, embeddedContext: false },
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: false, sse: false },
           _meta: settings.steeringAt === "capabilities" ? steering : {},
         },
@@ -181,8 +182,8 @@ export function buildDemoAgent(settings: DemoSettings): acp.AgentApp {
       for (const block of params.prompt) appendHistory(s.history, { sessionUpdate: "user_message_chunk", content: historyBlock(block) });
       try {
         const script = parseDemoScript(promptText(params.prompt));
-        const imageCount = params.prompt.filter((b) => b.type === "image").length;
-        await playScript({ settings, session: s, turn, client, script, text: promptText(params.prompt), imageCount, clientCapabilities });
+        const received = receivedLines(params.prompt);
+        await playScript({ settings, session: s, turn, client, script, text: promptText(params.prompt), received, clientCapabilities });
         return { stopReason: turn.cancelled ? "cancelled" : "end_turn" };
       } finally {
         s.turn = null;
@@ -248,7 +249,8 @@ type PlayContext = {
   client: acp.AgentContext;
   script: DemoScript;
   text: string;
-  imageCount: number;
+  /** What came besides text ("I received 1 image (image/png, 640×480)."), said in the reply. */
+  received: string[];
   clientCapabilities: acp.ClientCapabilities;
 };
 
@@ -285,7 +287,7 @@ async function playScript(p: PlayContext): Promise<void> {
 
   switch (script.kind) {
     case "markdown":
-      await stream(markdownReply(p.text, p.imageCount));
+      await stream(markdownReply(p.text, p.received));
       break;
     case "sleep":
       await say(`Sleeping for ${script.units} unit${script.units === 1 ? "" : "s"}…\n`);

@@ -88,7 +88,7 @@ export function chunkText(text: string, wordsPerChunk = 3): string[] {
   return chunks;
 }
 
-export function markdownReply(promptText: string, imageCount: number): string {
+export function markdownReply(promptText: string, received: readonly string[] = []): string {
   const echo = promptText.trim() || "(empty prompt)";
   const lines = [
     "## Demo reply",
@@ -106,7 +106,7 @@ export function markdownReply(promptText: string, imageCount: number): string {
     "```",
     "",
   ];
-  if (imageCount > 0) lines.push(`I received ${imageCount} image${imageCount === 1 ? "" : "s"}.`, "");
+  for (const line of received) lines.push(line, "");
   lines.push("> You said:", ...echo.split("\n").map((l) => `> ${l}`), "");
   lines.push(
     "Try `sleep 30`, `tool`, `plan`, `think`, `permission`, `error`, `unknown`, `config`, `terminal`, `warning`, `fence`, `blind`, `ask` or `burst 1000`.",

@@ -218,7 +218,7 @@ describe("ACP host: scripted turns", () => {
       ],
     });
     expect(await f.rec.waitFor((e) => e.t === "turn.ended" && e.turnId === "t2", undefined, mark)).toMatchObject({ stopReason: "end_turn" });
-    expect(agentText(f.rec, "bu1", mark)).toContain("I received 1 image.");
+    expect(agentText(f.rec, "bu1", mark)).toContain("I received 1 image (image/png).");
   });
 
   it("a re-sent session.open for a live session answers session.ready again without a new process", async () => {

@@ -93,7 +93,9 @@ describe("live Sender in Chromium", () => {
     const sessionId = await createSession(e2e.stack.url);
     const { ctx, page: p } = await openViewer(e2e, PHONE, sessionId);
     await idle(p, 20_000);
-    await type(p, "sleep 8", true);
+    // 100 s (the demo's sleep unit is 250 ms here): the turn must still run when the queued message is cancelled
+    // on a loaded machine (an 8-unit one ended first and flushed the chip); Stop ends it below.
+    await type(p, "sleep 400", true);
     await tid(p, "send-button").tap();
     await tid(p, "stop-button").waitFor();
     await type(p, "from the phone", true);

@@ -12,8 +12,12 @@ import { createSession, NodeViewer, openIdleSession, text, waitFor } from "./sup
 
 const e2e = useStack({ timeout: 180_000 });
 
+/** The close frame's bound: under the ~10 s after which the runtime tears the connection down anyway (so a missing
+ * close frame still fails), above the seconds 33 MiB take to cross a loaded 2-core machine (3.7 s seen under load). */
+const CLOSE_FRAME_WITHIN_MS = 8_000;
+
 describe("oversized viewer frame over a real socket", () => {
-  it("a 33 MiB frame: the sender gets close 1009 within 3 s, another viewer is unaffected", async () => {
+  it("a 33 MiB frame: the sender gets close 1009 within seconds, another viewer is unaffected", async () => {
     const sessionId = await createSession(e2e.stack.url);
     const other = await new NodeViewer(e2e.stack.url, sessionId).open();
     const ws = new WebSocket(`${e2e.stack.url.replace(/^http/, "ws")}/api/sessions/${sessionId}/ws?after=0`, { headers: { Origin: e2e.stack.url } });
@@ -30,10 +34,10 @@ describe("oversized viewer frame over a real socket", () => {
     const outcome = await waitFor(() => closed, "sender closed", 30_000);
     clearInterval(poll);
     console.log("oversized frame: close frame after", closing, "ms; socket closed", outcome);
-    // The sender learns at once: the close frame (1009) arrives within a few seconds of the frame. (The
+    // The sender learns at once: the close frame (1009) arrives within seconds of the frame. (The
     // TCP connection itself is torn down by the runtime on its own timer, ~10 s later.)
     expect(closing).not.toBeNull();
-    expect(closing!).toBeLessThan(3000);
+    expect(closing!).toBeLessThan(CLOSE_FRAME_WITHIN_MS);
     expect(outcome).toMatchObject({ code: 1009, reason: "Message is too large" });
     // Nothing of ours threw. workerd logs its own refusal (the socket pump under the upgrade's fetch event fails
     // in kj: "Uncaught exception: … Message is too large", and the trace note that this fetch "had no actual

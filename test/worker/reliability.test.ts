@@ -66,7 +66,7 @@ describe("reliability", () => {
     await waitFor(() => v.lastStatus()?.state === "idle", "idle");
     await v.op({ op: "settings.set", queueDepth: MAX_QUEUE_DEPTH, mergeQueued: true });
     await v.op({ op: "message.send", id: "run", blocks: text("turn") });
-    const paste = (i: number) => text(`${"€".repeat(60_000)} ${i}`); // ~180 KB of UTF-8 each
+    const paste = (i: number) => text(`${"€".repeat(120_000)} ${i}`); // ~360 KB of UTF-8 each: two fit, a third does not
     const acks = [];
     for (let i = 0; i < 4; i++) acks.push(await v.op({ op: "message.send", id: `p${i}`, blocks: paste(i) }));
     expect(acks.map((a) => (a.type === "ack" ? "queued" : a.code))).toEqual(["queued", "queued", "QUEUE_FULL", "QUEUE_FULL"]);

@@ -34,10 +34,10 @@ describe("viewer frame gate (charged by size, before parsing)", () => {
     expect(verdicts.filter((v) => v === Intake.drop)).toHaveLength(1000 - RATE_BURST - 1);
   });
 
-  it("big frames drain the bucket faster than small ones: of 100 frames of 250 KB, only what one burst pays for is parsed", () => {
+  it("big frames drain the bucket faster than small ones: of 100 frames of 600 KB (a prompt with images), only what one burst pays for is parsed", () => {
     const g = makeFrameGate(0);
-    const verdicts = Array.from({ length: 100 }, () => g.admit(250 * 1024, 0));
-    const fit = Math.floor(RATE_BURST / frameCost(250 * 1024));
+    const verdicts = Array.from({ length: 100 }, () => g.admit(600 * 1024, 0));
+    const fit = Math.floor(RATE_BURST / frameCost(600 * 1024));
     expect(fit).toBe(2);
     expect(verdicts.filter((v) => v === Intake.accept)).toHaveLength(fit);
     expect(verdicts[fit]).toBe(Intake.limited);

@@ -1,5 +1,6 @@
 /** Composer decisions, kept out of the .tsx: drafts, which buttons show, what a key does, selects. */
 import type { PromptBlock } from "../../../shared/blocks";
+import { fileName } from "../../../shared/prompt-preview";
 import type { ConfigState } from "../../../shared/viewer-protocol";
 
 // ---------------------------------------------------------------- drafts
@@ -39,8 +40,14 @@ export function mergeDraft(current: Draft, incoming: Draft): Draft {
   return { text, attachments: [...current.attachments, ...incoming.attachments] };
 }
 
+/** A prompt's images (thumbnails on a queued chip). */
+export function imagesOf(blocks: readonly PromptBlock[]): Extract<PromptBlock, { type: "image" }>[] {
+  return blocks.filter((b): b is Extract<PromptBlock, { type: "image" }> => b.type === "image");
+}
+
 export function attachmentLabel(a: Attachment): string {
-  return a.type === "image" ? `Image (${a.mimeType.replace("image/", "")})` : `@${a.name}`;
+  if (a.type === "image") return `Image (${a.mimeType.replace("image/", "")})`;
+  return `@${a.type === "resource" ? fileName(a.resource.uri) : a.name}`;
 }
 
 // ---------------------------------------------------------------- keys and buttons

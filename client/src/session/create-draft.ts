@@ -1,8 +1,10 @@
 /** The composer draft as a signal, kept in localStorage per session so a reload loses nothing. */
 import { createEffect, createSignal, on } from "solid-js";
+import { MAX_VIEWER_FRAME_BYTES } from "../../../shared/limits";
 import { type Draft, EMPTY_DRAFT, isDraftEmpty } from "./composer-logic";
 
-const MAX_PERSIST_CHARS = 512 * 1024;
+/** A draft as large as the largest message (its text and images) is kept; a larger one lives in memory only. */
+const MAX_PERSIST_CHARS = MAX_VIEWER_FRAME_BYTES;
 
 export function createDraft(sessionId: string) {
   const key = `baton:draft:${sessionId}`;

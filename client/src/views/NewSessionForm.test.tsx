@@ -73,7 +73,8 @@ describe("NewSessionForm", () => {
     fireEvent.click(screen.getByTestId("create-session"));
     await screen.findByTestId("session-page");
     expect(posts).toEqual([{ machineId: "lap", agentId: "gemini", cwd: "/home/me/code/other" }]);
-    expect(location.pathname).toBe("/s/new-1");
+    // The router writes the address when its navigation ends, which can be a tick after the new page shows.
+    await waitFor(() => expect(location.pathname).toBe("/s/new-1"));
   });
 
   it("in a repository: a new worktree by default, from the current branch, on a branch named from the session", async () => {

@@ -7,11 +7,12 @@ import GripVertical from "lucide-solid/icons/grip-vertical";
 import Pencil from "lucide-solid/icons/pencil";
 import RotateCw from "lucide-solid/icons/rotate-cw";
 import X from "lucide-solid/icons/x";
-import { type Accessor, createContext, onMount, type Setter, Show, useContext } from "solid-js";
+import { type Accessor, createContext, For, onMount, type Setter, Show, useContext } from "solid-js";
 import { promptPreview } from "../../../shared/prompt-preview";
 import type { QueueEntry, SteerOutcome } from "../../../shared/viewer-protocol";
-import { isSendKey } from "../session/composer-logic";
+import { imagesOf, isSendKey } from "../session/composer-logic";
 import type { createChipDrag } from "../session/create-chip-drag";
+import { LazyImageThumb } from "./LazyImageThumb";
 import { type ChipEditMode, chipLabel, chipNote, editedBlocks, entryText, retryAction } from "../session/queue-logic";
 
 /**
@@ -117,6 +118,7 @@ export function QueueChip(props: { entry: QueueEntry; index: number }) {
         <span class="chip-author">{e.author.name}</span>
       </Show>
       <Show when={!isEditing()}>
+        <For each={imagesOf(e.blocks)}>{(b, i) => <LazyImageThumb mimeType={b.mimeType} data={b.data} label={`Queued image ${i() + 1}`} class="chip-image" />}</For>
         <span class="chip-preview">{promptPreview(e.blocks, 120)}</span>
       </Show>
       <Show when={note()}>

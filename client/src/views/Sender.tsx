@@ -1,28 +1,31 @@
 import ArrowUp from "lucide-solid/icons/arrow-up";
 import ChevronDown from "lucide-solid/icons/chevron-down";
 import Clock from "lucide-solid/icons/clock";
-import Paperclip from "lucide-solid/icons/paperclip";
 import Settings2 from "lucide-solid/icons/settings-2";
 import Square from "lucide-solid/icons/square";
-import X from "lucide-solid/icons/x";
-import { createEffect, createMemo, createSignal, createUniqueId, For, on, onMount, Show } from "solid-js";
+import { createEffect, createMemo, createSignal, createUniqueId, For, lazy, on, onMount, Show, Suspense } from "solid-js";
 import type { Command } from "../../../shared/fold";
 import type { ConfigState } from "../../../shared/viewer-protocol";
+import type { ImageFitter } from "../composer/attach-files";
 import { createPopover } from "../lib/create-popover";
 import {
   APPLIES_NEXT_TURN,
-  attachmentLabel,
   composerButtons,
   type ConfigWrite,
   type Draft,
-  groupOptions,
   isDraftEmpty,
   isSendKey,
   optionsFor,
-  type SelectOption,
   selectorsFor,
 } from "../session/composer-logic";
 import { applyCommand, commandName, filterCommands, moveActive, slashQuery } from "../session/slash-logic";
+import { OptionList } from "./OptionList";
+
+/** Attachments and the attach / dictation buttons load after the first paint (the session page's initial JS has a budget). */
+const AttachmentTray = lazy(() => import("./ComposerTools").then((m) => ({ default: m.AttachmentTray })));
+const ComposerTools = lazy(() => import("./ComposerTools"));
+/** The options sheet's rows: rendered only when it is open. */
+const OptionsSheet = lazy(() => import("./OptionsSheet"));
 
 type Props = {
   draft: Draft;
@@ -40,6 +43,10 @@ type Props = {
   placeholder?: string;
   /** Receives a function that focuses the textarea (after a take-back, for instance). */
   focusRef?: (focus: () => void) => void;
+  /** Says what could not be attached (and why); the draft is kept. */
+  onError?: (message: string) => void;
+  /** Resizes an attached image (the component tests give a real codec; the browser's canvas otherwise). */
+  fitImage?: ImageFitter;
 };
 
 const MAX_HEIGHT_VH = 0.4;
@@ -57,6 +64,17 @@ export function Sender(props: Props) {
   };
   let composing = false;
   let composedAt = 0;
+  const onError = (m: string) => props.onError?.(m);
+  // ---- attachments (picker, camera, paste, drop): the rules and the image fitting load on the first one
+  const addFiles = (files: File[]) =>
+    void import("./ComposerTools").then((m) =>
+      m.attachFiles(files, { draft: () => props.draft, onDraft: (d) => props.onDraft(d), config: () => props.config, canAct: () => props.canAct, onError, fitImage: props.fitImage }),
+    );
+  const takeFiles = (e: Event, list: FileList | null | undefined) => {
+    if (!list?.length || !props.canAct) return;
+    e.preventDefault();
+    addFiles([...list]);
+  };
 
   const grow = () => {
     if (!input) return;
@@ -138,25 +156,18 @@ export function Sender(props: Props) {
   };
 
   return (
-    <div class="composer" classList={{ running: props.turnActive }} data-testid="composer">
+    <div class="composer" classList={{ running: props.turnActive }} data-testid="composer"
+      onPaste={(e) => takeFiles(e, e.clipboardData?.files)}
+      onDragOver={(e) => props.canAct && e.dataTransfer?.types.includes("Files") && e.preventDefault()}
+      onDrop={(e) => takeFiles(e, e.dataTransfer?.files)}
+    >
       <Show when={props.draft.attachments.length}>
-        <div class="attachments">
-          <For each={props.draft.attachments}>
-            {(a, i) => (
-              <span class="attachment-pill">
-                <Paperclip size={13} aria-hidden="true" />
-                {attachmentLabel(a)}
-                <button
-                  class="pill-x"
-                  aria-label={`Remove ${attachmentLabel(a)}`}
-                  onClick={() => props.onDraft({ ...props.draft, attachments: props.draft.attachments.filter((_, j) => j !== i()) })}
-                >
-                  <X size={13} />
-                </button>
-              </span>
-            )}
-          </For>
-        </div>
+        <Suspense>
+          <AttachmentTray
+            attachments={props.draft.attachments}
+            onRemove={(i) => props.onDraft({ ...props.draft, attachments: props.draft.attachments.filter((_, j) => j !== i) })}
+          />
+        </Suspense>
       </Show>
       <span class="sr-only" aria-live="polite" data-testid="slash-count">
         {pickerOpen() ? `${matches().length} ${matches().length === 1 ? "command" : "commands"}` : ""}
@@ -265,61 +276,25 @@ export function Sender(props: Props) {
             </button>
             <div ref={optionsPop.panel} id={optionsPop.id} popover="auto" tabindex="-1" class="options-sheet" role="dialog" aria-label="Agent options" data-testid="options-sheet">
               <Show when={optionsOpen()}>
-                  <div class="options-head">
-                    <span class="settings-title">Agent options</span>
-                    <Show when={props.turnActive}>
-                      <span class="options-note">A turn is running: a change applies from the next turn</span>
-                    </Show>
-                  </div>
-                  <For each={options()}>
-                    {(o) => {
-                      const nameId = createUniqueId();
-                      return (
-                        <div class="option-row" data-testid={`option-${o.id}`}>
-                          <span class="option-text">
-                            <span class="settings-name" id={nameId}>
-                              {o.name}
-                            </span>
-                            <Show when={o.description}>
-                              <span class="settings-help">{o.description}</span>
-                            </Show>
-                          </span>
-                          {o.kind === "boolean" ? (
-                            <input
-                              type="checkbox"
-                              role="switch"
-                              class="switch"
-                              aria-labelledby={nameId}
-                              checked={o.value}
-                              disabled={!props.canAct}
-                              title={props.turnActive ? APPLIES_NEXT_TURN : undefined}
-                              onChange={(e) => select({ label: o.name, write: o.write }, e.currentTarget.checked)}
-                            />
-                          ) : (
-                            <label class="option-value">
-                              {/* The full current value (wrapping); the native select lies over it. */}
-                              <span aria-hidden="true">{o.valueName}</span>
-                              <ChevronDown size={14} class="select-chev" aria-hidden="true" />
-                              <select
-                                class="option-select"
-                                aria-labelledby={nameId}
-                                disabled={!props.canAct}
-                                title={props.turnActive ? APPLIES_NEXT_TURN : undefined}
-                                value={o.value}
-                                onChange={(e) => select({ label: o.name, write: o.write }, e.currentTarget.value)}
-                              >
-                                <OptionList options={o.options} value={o.value} />
-                              </select>
-                            </label>
-                          )}
-                        </div>
-                      );
-                    }}
-                  </For>
+                <Suspense>
+                  <OptionsSheet options={options()} turnActive={props.turnActive} canAct={props.canAct} onSelect={select} />
+                </Suspense>
               </Show>
             </div>
           </div>
         </Show>
+        <div class="composer-tools">
+          <Suspense>
+            <ComposerTools
+              config={props.config}
+              canAct={props.canAct}
+              onFiles={addFiles}
+              text={() => props.draft.text}
+              onText={(text) => props.onDraft({ ...props.draft, text })}
+              onError={onError}
+            />
+          </Suspense>
+        </div>
         <div class="actions">
           <Show when={buttons().stop}>
             <button class="btn btn-stop" data-testid="stop-button" aria-label="Stop" title="Stop the turn (queued messages are dropped)" onClick={() => props.onStop()}>
@@ -344,22 +319,5 @@ export function Sender(props: Props) {
         </div>
       </div>
     </div>
-  );
-}
-
-/** <option>s of a select, grouped into <optgroup>s where the agent grouped them. */
-function OptionList(props: { options: SelectOption[]; value: string }) {
-  return (
-    <For each={groupOptions(props.options)}>
-      {(g) =>
-        g.group ? (
-          <optgroup label={g.group}>
-            <For each={g.options}>{(o) => <option value={o.value} selected={o.value === props.value}>{o.name}</option>}</For>
-          </optgroup>
-        ) : (
-          <For each={g.options}>{(o) => <option value={o.value} selected={o.value === props.value}>{o.name}</option>}</For>
-        )
-      }
-    </For>
   );
 }

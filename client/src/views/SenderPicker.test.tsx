@@ -156,10 +156,11 @@ describe("Sender: every config option by its type", () => {
     expect(screen.getByTestId("model-select").closest(".select-pill")).toHaveTextContent("Default (recommended)");
   });
 
-  it("the options sheet lists every option with its full name and value: selects and a boolean toggle", () => {
+  it("the options sheet lists every option with its full name and value: selects and a boolean toggle", async () => {
     const { onSelect } = setup();
     fireEvent.click(screen.getByRole("button", { name: "More options" }));
     const sheet = screen.getByRole("dialog", { name: "Agent options" });
+    await within(sheet).findByRole("switch", { name: "Fast mode" }, { timeout: 15_000 }); // its rows load when it first opens
     expect(sheet).toHaveTextContent("Collaboration mode");
     const collab = within(sheet).getByRole("combobox", { name: "Collaboration mode" }) as HTMLSelectElement;
     expect(collab.value).toBe("workspace");
@@ -173,10 +174,11 @@ describe("Sender: every config option by its type", () => {
     expect(onSelect).toHaveBeenLastCalledWith(expect.objectContaining({ write: { op: "config.set", configId: "collab" } }), "ro");
   });
 
-  it("mid-turn the sheet stays writable and says the change applies from the next turn", () => {
+  it("mid-turn the sheet stays writable and says the change applies from the next turn", async () => {
     setup({ turnActive: true });
     fireEvent.click(screen.getByRole("button", { name: "More options" }));
     const sheet = screen.getByRole("dialog", { name: "Agent options" });
+    await within(sheet).findByRole("switch", { name: "Fast mode" }, { timeout: 15_000 });
     expect(sheet).toHaveTextContent(/applies from the next turn/i);
     expect(within(sheet).getByRole("switch", { name: "Fast mode" })).toBeEnabled();
   });

@@ -156,6 +156,14 @@ function Session(props: { id: string; share?: SpectatorShare }) {
   // This person sent here (this page load): the moment to offer notifications, never on load.
   const [sentHere, setSentHere] = createSignal(false);
   onCleanup(() => (document.title = "Baton"));
+  // The phone keyboard's inset (keyboard-inset.ts): after the first paint, like everything the page can wait for.
+  let stopKeyboardInset: (() => void) | undefined;
+  let left = false;
+  void import("./ComposerTools").then((m) => !left && (stopKeyboardInset = m.watchKeyboardInset()));
+  onCleanup(() => {
+    left = true;
+    stopKeyboardInset?.();
+  });
   const placeholder = () => {
     if (!canAct()) return undefined;
     if (state.status === "offline" && !state.turnActive) return "The machine is offline — sends are refused until it returns";
@@ -323,6 +331,7 @@ function Session(props: { id: string; share?: SpectatorShare }) {
             commands={state.commands}
             placeholder={placeholder()}
             focusRef={(f) => (focusComposer = f)}
+            onError={(m) => toast(m, "error")}
             onSend={() => {
               setSentHere(true);
               follow.jump();

@@ -29,6 +29,7 @@ import { clockTime } from "../lib/format";
 /** Diffs are a minority of rows: their code loads with the first one shown. */
 const DiffView = lazy(() => import("./DiffView").then((m) => ({ default: m.DiffView })));
 import { type Attachment, attachmentLabel } from "../session/composer-logic";
+import { LazyImageThumb } from "./LazyImageThumb";
 
 /** Plain text with `backtick` spans as inline code — text nodes only, never HTML. */
 export function InlineCode(props: { text: string }) {
@@ -73,7 +74,15 @@ export function UserMessage(props: { row: UserRow; mine: boolean }) {
         </Show>
         <Show when={extras().length}>
           <div class="bubble-attachments">
-            <For each={extras()}>{(b) => <span class="attachment-pill">{attachmentLabel(b as Attachment)}</span>}</For>
+            <For each={extras()}>
+              {(b, i) =>
+                b.type === "image" ? (
+                  <LazyImageThumb mimeType={b.mimeType} data={b.data} label={`Image ${i() + 1}`} class="bubble-image" />
+                ) : (
+                  <span class="attachment-pill">{attachmentLabel(b as Attachment)}</span>
+                )
+              }
+            </For>
           </div>
         </Show>
       </div>

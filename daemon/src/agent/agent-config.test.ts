@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { authMethodsFrom, authStatusFrom, initialAgentConfig, sessionCapabilitiesFrom, steeringAdvertised } from "./agent-config";
+import { authMethodsFrom, authStatusFrom, imageLimitsFrom, initialAgentConfig, sessionCapabilitiesFrom, steeringAdvertised } from "./agent-config";
 
 describe("steering detection", () => {
   it("reads the top-level _meta where claude-agent-acp and codex-acp put it", () => {
@@ -76,5 +76,27 @@ describe("the agent's own sessions (sessionCapabilities)", () => {
   });
   it("a non-object entry is not an offer", () => {
     expect(sessionCapabilitiesFrom({ agentCapabilities: { sessionCapabilities: { list: true, fork: null } } })).toMatchObject({ list: false, fork: false });
+  });
+});
+
+describe("image prompts and embedded files (promptCapabilities, an agent's own image limits)", () => {
+  const init = async (agent: string) => {
+    const { readFileSync } = await import("node:fs");
+    const line = readFileSync(new URL(`../../../test/fixtures/acp-captures/${agent}.jsonl`, import.meta.url), "utf8")
+      .split("\n")
+      .find((l) => l.includes('"agentCapabilities"'))!;
+    const find = (o: unknown): unknown => (o && typeof o === "object" ? ("agentCapabilities" in o ? o : Object.values(o).map(find).find(Boolean)) : undefined);
+    return find(JSON.parse(line));
+  };
+  it("qwen states its own limits in _meta.imageCapability; claude states none", async () => {
+    const qwen = initialAgentConfig(await init("qwen"), {});
+    expect(qwen).toMatchObject({ images: true, embeddedContext: true, imageLimits: { maxBytes: 10380902, maxImagesPerTurn: 4 } });
+    const claude = initialAgentConfig(await init("claude"), {});
+    expect(claude.images).toBe(true);
+    expect(claude.imageLimits).toBeNull();
+  });
+  it("a malformed statement is no limit", () => {
+    expect(imageLimitsFrom({ maxBytes: "big", maxImagesPerTurn: -1 })).toBeNull();
+    expect(imageLimitsFrom({ maxImagesPerTurn: 2 })).toEqual({ maxImagesPerTurn: 2 });
   });
 });

@@ -78,8 +78,19 @@ export function initialAgentConfig(initResult: unknown, sessionResult: unknown, 
     configOptions: configOptionsFrom(field(sessionResult, "configOptions")) ?? [],
     steering: steeringAdvertised(initResult),
     images: field(initResult, "agentCapabilities", "promptCapabilities", "image") === true,
+    embeddedContext: field(initResult, "agentCapabilities", "promptCapabilities", "embeddedContext") === true,
+    imageLimits: imageLimitsFrom(field(initResult, "agentCapabilities", "_meta", "imageCapability")),
     authMethods: authMethodsFrom(field(initResult, "authMethods"), loginHint),
   };
+}
+
+/** An agent's own image limits (qwen: `agentCapabilities._meta.imageCapability` {maxBytes, maxImagesPerTurn}); null when it states none. */
+export function imageLimitsFrom(raw: unknown): AgentConfig["imageLimits"] {
+  const positive = (v: unknown) => (typeof v === "number" && Number.isInteger(v) && v > 0 ? v : undefined);
+  const maxBytes = positive(field(raw, "maxBytes"));
+  const maxImagesPerTurn = positive(field(raw, "maxImagesPerTurn"));
+  if (maxBytes === undefined && maxImagesPerTurn === undefined) return null;
+  return { ...(maxBytes !== undefined && { maxBytes }), ...(maxImagesPerTurn !== undefined && { maxImagesPerTurn }) };
 }
 
 /** claude-agent-acp / codex-acp `_auth/status_update` `{authStatus: {kind, label}}`; kind "none" = logged out. */

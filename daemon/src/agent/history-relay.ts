@@ -6,6 +6,7 @@
  * The command's `history` flag picks one; never both.
  */
 import type { PromptBlock } from "../../../shared/blocks";
+import { blockTextChars } from "../../../shared/prompt-size";
 import { MAX_PROMPT_BLOCKS, MAX_PROMPT_BYTES } from "../../../shared/limits";
 import type { DaemonEvent } from "../../../shared/tunnel-protocol";
 import { isRecord } from "./acp-tap";
@@ -45,7 +46,7 @@ export function fitUserBlocks(blocks: readonly PromptBlock[]): PromptBlock[] | n
   let budget = MAX_PROMPT_BYTES - CLIP_SLACK;
   const fitted: PromptBlock[] = [];
   for (const b of kept) {
-    const size = b.type === "text" ? b.text.length : b.type === "resource_link" ? b.uri.length + b.name.length : b.data.length + b.mimeType.length;
+    const size = blockTextChars(b) + (b.type === "image" ? b.data.length : 0);
     if (size <= budget) {
       fitted.push(b);
       budget -= size;
