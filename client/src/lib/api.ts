@@ -3,9 +3,6 @@ import type { AuthConfig, CreateSessionBody, MachineSummary, Me, Member, Session
 import type { DeviceApproval, DeviceDecisionBody } from "../../../shared/device-api";
 import type { Viewer } from "../../../shared/viewer-protocol";
 import type { BulkArchiveBody, DeleteSessionBody, UpdateSessionBody } from "../../../shared/session-list";
-import type { LoggedChanges } from "../../../shared/changes-from-log";
-import type { ReviewComment, ReviewCommentBody } from "../../../shared/review-message";
-import type { CommitResult, GitStatus, RepoInfo, WorktreeDiff, WorktreeRemoval } from "../../../shared/worktree";
 
 export class ApiError extends Error {
   constructor(
@@ -55,24 +52,6 @@ export const api = {
   session: (id: string) => call<{ session: SessionSummary; role?: Viewer["role"] }>(`/api/sessions/${encodeURIComponent(id)}`),
   createSession: (body: CreateSessionBody) =>
     call<{ session: SessionSummary }>("/api/sessions", { method: "POST", body: JSON.stringify(body) }).then((r) => r.session),
-  /** Issue 28: the git repository `cwd` is in on the machine (or why a worktree is not offered). */
-  repoInfo: (machineId: string, cwd: string) =>
-    call<RepoInfo>(`/api/machines/${encodeURIComponent(machineId)}/git?${new URLSearchParams({ cwd }).toString()}`),
-  /** Removes the session's worktree; without `force` one holding work is kept (removed false, with why). */
-  removeWorktree: (id: string, force: boolean) => call<WorktreeRemoval>(`${sessionPath(id)}/worktree/remove`, { method: "POST", body: JSON.stringify({ force }) }),
-  /** Issue 28 #4: the worktree against its base; commit everything with a message. */
-  gitStatus: (id: string) => call<GitStatus>(`${sessionPath(id)}/git/status`),
-  /** Issue 28 #2: the worktree's changes against its base, from git on the machine. */
-  gitDiff: (id: string) => call<WorktreeDiff>(`${sessionPath(id)}/git/diff`),
-  /** Issue 28 #3: the session's review comments (kept until sent). */
-  review: (id: string) => call<{ comments: ReviewComment[] }>(`${sessionPath(id)}/review`).then((r) => r.comments),
-  addReviewComment: (id: string, body: ReviewCommentBody) =>
-    call<{ comments: ReviewComment[] }>(`${sessionPath(id)}/review`, { method: "POST", body: JSON.stringify(body) }).then((r) => r.comments),
-  clearReview: (id: string, commentId?: string) =>
-    call<{ comments: ReviewComment[] }>(`${sessionPath(id)}/review${commentId ? `/${encodeURIComponent(commentId)}` : ""}`, { method: "DELETE" }).then((r) => r.comments),
-  /** The changes from the room's log (the machine may be offline). */
-  loggedChanges: (id: string) => call<LoggedChanges>(`${sessionPath(id)}/changes`),
-  commit: (id: string, message: string) => call<CommitResult>(`${sessionPath(id)}/git/commit`, { method: "POST", body: JSON.stringify({ message }) }),
   pairMachine: (name: string) => call<PairResult>("/api/machines", { method: "POST", body: JSON.stringify({ name }) }),
   revokeMachine: (id: string) => call<{ ok: true }>(`/api/machines/${encodeURIComponent(id)}`, { method: "DELETE" }),
   deviceApproval: (userCode: string) => call<{ approval: DeviceApproval }>(`/api/device/approvals/${encodeURIComponent(userCode)}`).then((r) => r.approval),
@@ -94,5 +73,5 @@ export const api = {
 };
 
 export type GrantableRole = "member" | "viewer";
-const sessionPath = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
+export const sessionPath = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
 const membersPath = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}/members`;

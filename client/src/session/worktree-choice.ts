@@ -7,7 +7,7 @@ import { createEffect, createResource, createSignal, onCleanup } from "solid-js"
 import type { MachineSummary } from "../../../shared/api";
 import { proposeBranch } from "../../../shared/branch-name";
 import type { RepoInfo, WorktreeRequest } from "../../../shared/worktree";
-import { api } from "../lib/api";
+import { gitApi } from "../lib/git-api";
 
 /** The directory is asked about this long after the last keystroke: one request per pause, not per letter. */
 const CWD_SETTLE_MS = 400;
@@ -33,7 +33,7 @@ export function createWorktreeChoice(machine: () => MachineSummary | undefined, 
     return a?.machineId !== b?.machineId || a?.cwd !== b?.cwd;
   };
   const [info] = createResource(settled, (q): Promise<RepoInfo> =>
-    api.repoInfo(q.machineId, q.cwd).catch((err: unknown) => ({ repo: null, reason: (err as Error).message || "could not ask the machine" })),
+    gitApi.repoInfo(q.machineId, q.cwd).catch((err: unknown) => ({ repo: null, reason: (err as Error).message || "could not ask the machine" })),
   );
   const [wanted, setWanted] = createSignal(true);
   const [typedBase, setBase] = createSignal<string | null>(null);

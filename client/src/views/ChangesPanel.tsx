@@ -11,7 +11,7 @@ import { patchLines } from "../../../shared/patch-lines";
 import type { ChangedFile, WorktreeDiff } from "../../../shared/worktree";
 import { type ReviewComment, reviewMessage } from "../../../shared/review-message";
 import { toast } from "../lib/toasts";
-import { api } from "../lib/api";
+import { gitApi } from "../lib/git-api";
 import { DiffView } from "./DiffView";
 import "./changes-panel.css";
 
@@ -36,11 +36,11 @@ export function ChangesPanel(props: {
   const [selected, setSelected] = createSignal<string | null>(null);
   const [git] = createResource(
     () => (source() === "git" ? props.sessionId : null),
-    (id): Promise<WorktreeDiff | { error: string }> => api.gitDiff(id).catch((e: Error) => ({ error: e.message })),
+    (id): Promise<WorktreeDiff | { error: string }> => gitApi.gitDiff(id).catch((e: Error) => ({ error: e.message })),
   );
   const [log] = createResource(
     () => (source() === "log" ? props.sessionId : null),
-    (id): Promise<LoggedChanges | { error: string }> => api.loggedChanges(id).catch((e: Error) => ({ error: e.message })),
+    (id): Promise<LoggedChanges | { error: string }> => gitApi.loggedChanges(id).catch((e: Error) => ({ error: e.message })),
   );
   const current = () => (source() === "git" ? git() : log());
   const error = () => {
@@ -70,11 +70,11 @@ export function ChangesPanel(props: {
   };
   const chosen = () => rows().find((r) => r.path === selected()) ?? null;
   // Issue 28 #3: the session's review, kept on the server (every viewer sees it) until sent.
-  const [review, { mutate: setReview }] = createResource(() => api.review(props.sessionId).catch(() => [] as ReviewComment[]));
+  const [review, { mutate: setReview }] = createResource(() => gitApi.review(props.sessionId).catch(() => [] as ReviewComment[]));
   const [sending, setSending] = createSignal(false);
   const addComment = async (c: { path: string; line: number; endLine: number; quoted: string; text: string }) => {
     try {
-      setReview(await api.addReviewComment(props.sessionId, c));
+      setReview(await gitApi.addReviewComment(props.sessionId, c));
       return true;
     } catch (err) {
       toast((err as Error).message || "Could not add the comment", "error");
@@ -87,7 +87,7 @@ export function ChangesPanel(props: {
     setSending(true);
     try {
       if (!(await props.send(reviewMessage(list)))) return;
-      setReview(await api.clearReview(props.sessionId));
+      setReview(await gitApi.clearReview(props.sessionId));
       toast("Review sent to the agent", "info");
     } catch (err) {
       toast((err as Error).message || "Sent; the comments could not be cleared", "error");
@@ -176,7 +176,7 @@ export function ChangesPanel(props: {
                   </span>{" "}
                   <span>{c.text}</span> <span class="review-author">— {c.author}</span>
                   <Show when={props.canAct}>
-                    <button type="button" class="icon-btn compact" aria-label={`Remove the comment on ${c.path}:${c.line}`} onClick={async () => setReview(await api.clearReview(props.sessionId, c.id))}>
+                    <button type="button" class="icon-btn compact" aria-label={`Remove the comment on ${c.path}:${c.line}`} onClick={async () => setReview(await gitApi.clearReview(props.sessionId, c.id))}>
                       <X size={14} />
                     </button>
                   </Show>

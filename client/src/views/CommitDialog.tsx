@@ -1,7 +1,7 @@
 /** "Commit…" (issue 28 #4): the person writes the message; every change in the worktree is committed. */
 import { createSignal } from "solid-js";
 import type { GitStatus } from "../../../shared/worktree";
-import { api } from "../lib/api";
+import { gitApi } from "../lib/git-api";
 import { toast } from "../lib/toasts";
 import { Modal } from "./Modal";
 import "../home.css";
@@ -15,7 +15,7 @@ export function CommitDialog(props: { sessionId: string; branch: string; files: 
     if (!message().trim()) return setError("Write a commit message");
     setBusy(true);
     try {
-      const r = await api.commit(props.sessionId, message());
+      const r = await gitApi.commit(props.sessionId, message());
       props.onDone(r.status);
       toast(`Committed ${r.commit.slice(0, 7)} on ${props.branch}: ${r.summary}`, "info");
       props.onClose();

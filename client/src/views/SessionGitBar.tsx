@@ -1,9 +1,12 @@
 import GitBranch from "lucide-solid/icons/git-branch";
 import FileDiff from "lucide-solid/icons/file-diff";
 import GitCommitHorizontal from "lucide-solid/icons/git-commit-horizontal";
-import { createResource, createSignal, lazy, Show, Suspense } from "solid-js";
+import { createEffect, createResource, createSignal, lazy, Show, Suspense } from "solid-js";
+import type { OpInput, OpReply } from "../connection/op-client";
+import { toast } from "../lib/toasts";
+import { errorText } from "../session/session-actions";
 import type { SessionWorktree } from "../../../shared/worktree";
-import { api } from "../lib/api";
+import { gitApi } from "../lib/git-api";
 
 /** The Commit dialog loads when first opened. */
 const CommitDialog = lazy(() => import("./CommitDialog").then((m) => ({ default: m.CommitDialog })));
@@ -12,21 +15,35 @@ const ChangesPanel = lazy(() => import("./ChangesPanel").then((m) => ({ default:
 
 /**
  * The strip under a worktree session's header (issue 28): repository · branch ← base at every width, then
- * ahead / behind the base and the changed files (asked again whenever `turns` changes), and "Commit…".
+ * ahead / behind the base and the changed files (asked again when a turn ends), "Changes" and "Commit…".
  */
-export function SessionGitBar(props: {
+export default function SessionGitBar(props: {
   sessionId: string;
   worktree: SessionWorktree;
   canAct: boolean;
-  turns: number;
+  turnActive: boolean;
   online: boolean;
-  /** Sends one message to the agent (the review); false when refused. */
-  send: (text: string) => Promise<boolean>;
+  /** The session socket's op request ("Send review" is a `message.send`). */
+  request: (op: OpInput) => Promise<OpReply>;
 }) {
   const wt = () => props.worktree;
+  // The status is asked again after each turn (the agent may have changed files).
+  const [turns, setTurns] = createSignal(0);
+  let wasActive = false;
+  createEffect(() => {
+    const active = props.turnActive;
+    if (wasActive && !active) setTurns((n) => n + 1);
+    wasActive = active;
+  });
+  // Issue 28 #3: "Send review" is one message, sent (or queued while a turn runs) like any other.
+  const send = async (text: string): Promise<boolean> => {
+    const reply = await props.request({ op: "message.send", id: crypto.randomUUID(), blocks: [{ type: "text", text }] });
+    if (reply.type === "error") toast(errorText(reply), "error");
+    return reply.type !== "error";
+  };
   const [status, { mutate }] = createResource(
-    () => ({ id: props.sessionId, turns: props.turns }),
-    (k) => api.gitStatus(k.id).catch(() => null),
+    () => ({ id: props.sessionId, turns: turns() }),
+    (k) => gitApi.gitStatus(k.id).catch(() => null),
   );
   const [committing, setCommitting] = createSignal(false);
   const [changes, setChanges] = createSignal(false);
@@ -62,7 +79,7 @@ export function SessionGitBar(props: {
       </Show>
       <Show when={changes()}>
         <Suspense>
-          <ChangesPanel sessionId={props.sessionId} hasWorktree online={props.online} canAct={props.canAct} send={props.send} onClose={() => setChanges(false)} />
+          <ChangesPanel sessionId={props.sessionId} hasWorktree online={props.online} canAct={props.canAct} send={send} onClose={() => setChanges(false)} />
         </Suspense>
       </Show>
       <Show when={committing()}>

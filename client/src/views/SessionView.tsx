@@ -36,7 +36,7 @@ const SessionSettings = lazy(() => import("./SessionSettings").then((m) => ({ de
 /** Shown only after a Stop dropped queued messages: loads when it first has something to offer. */
 const DroppedOffer = lazy(() => import("./DroppedOffer").then((m) => ({ default: m.DroppedOffer })));
 /** A worktree session's git strip (issue 28) loads with the session's details, outside the page's initial JS. */
-const SessionGitBar = lazy(() => import("./SessionGitBar").then((m) => ({ default: m.SessionGitBar })));
+const SessionGitBar = lazy(() => import("./SessionGitBar"));
 const AuthHelp = lazy(() => import("./AuthHelp").then((m) => ({ default: m.AuthHelp })));
 
 /** How long a reconnect may fail before we ask the API whether we still have access. */
@@ -105,20 +105,6 @@ function Session(props: { id: string; share?: SpectatorShare }) {
   };
   const needsLogin = () => state.status === "error" && state.authMethods.length > 0;
   const canAct = () => state.viewer !== null && state.viewer.role !== "viewer";
-  // Issue 28 #3: "Send review" is one message, sent (or queued while a turn runs) like any other.
-  const sendText = async (text: string): Promise<boolean> => {
-    const reply = await socket.request({ op: "message.send", id: crypto.randomUUID(), blocks: [{ type: "text", text }] });
-    if (reply.type === "error") toast(errorText(reply), "error");
-    return reply.type !== "error";
-  };
-  // Issue 28: the git bar asks for the worktree's status again after each turn (the agent may have changed files).
-  const [turnsEnded, setTurnsEnded] = createSignal(0);
-  let wasActive = false;
-  createEffect(() => {
-    const active = state.turnActive;
-    if (wasActive && !active) setTurnsEnded((n) => n + 1);
-    wasActive = active;
-  });
   const [scroller, setScroller] = createSignal<HTMLElement>();
   const [content, setContent] = createSignal<HTMLElement>();
   const follow = createFollow(scroller, content);
@@ -227,11 +213,7 @@ function Session(props: { id: string; share?: SpectatorShare }) {
         </div>
       </header>
       <Show when={session()?.worktree}>
-        {(wt) => (
-          <Suspense>
-            <SessionGitBar sessionId={props.id} worktree={wt()} canAct={!share && canAct()} turns={turnsEnded()} online={state.status !== "offline"} send={sendText} />
-          </Suspense>
-        )}
+        {(wt) => <SessionGitBar sessionId={props.id} worktree={wt()} canAct={canAct()} turnActive={state.turnActive} online={state.status !== "offline"} request={socket.request} />}
       </Show>
 
       <Show when={notFound()}>

@@ -4,7 +4,7 @@
  */
 import { createSignal, Show } from "solid-js";
 import type { SessionWorktree, WorktreeRemoval } from "../../../shared/worktree";
-import { api } from "../lib/api";
+import { gitApi } from "../lib/git-api";
 
 export type WorktreeRemovalStep = ReturnType<typeof createWorktreeRemoval>;
 
@@ -26,7 +26,7 @@ export function createWorktreeRemoval(sessionId: () => string, worktree: () => S
       if (!worktree() || !wanted()) return true;
       setError(null);
       try {
-        const r = await api.removeWorktree(sessionId(), force());
+        const r = await gitApi.removeWorktree(sessionId(), force());
         if (r.removed) return true;
         setKept(r);
         return false;
