@@ -81,5 +81,7 @@ export const MAX_ASK_REPLY_BYTES = 256 * 1024;
 export const MAX_LISTED_AGENT_SESSIONS = 100;
 /** How long the Worker waits for a daemon's answer to a list / delete (a short-lived agent process starts first). */
 export const ASK_TIMEOUT_MS = 30_000;
+/** How long the Worker waits for a `files.list` answer: the daemon gives up at 5 s; a picker waiting longer is no help. */
+export const FILE_LIST_ASK_TIMEOUT_MS = 8_000;
 /** A fork's copy of the original room's rows (the new room starts with them): bounded like a few history pages. */
 export const MAX_FORK_COPY_BYTES = 4 * 1024 * 1024;

@@ -13,7 +13,21 @@ const Path = z.string().min(1).max(4096);
 const AgentId = z.string().min(1).max(64);
 const AgentSessionId = z.string().min(1).max(512);
 
-export const AskRequest = z.discriminatedUnion("kind", [
+/** Files a `files.list` answer names at most: a picker's worth, well under MAX_ASK_REPLY_BYTES at 4 KB a path. */
+export const MAX_LISTED_FILES = 50;
+/** A `files.list` query: what a person types after "@". */
+export const MAX_FILE_QUERY_LENGTH = 256;
+
+/** Asks about the machine's files (daemon/src/files), answered without an agent. */
+export const FilesListRequest = z.object({
+  kind: z.literal("files.list"),
+  /** The session's directory (the Worker fills it in from the session, never from the viewer). */
+  cwd: Path,
+  /** Fuzzy-matched against each path relative to `cwd` (shared/fuzzy-match.ts); empty lists the first few. */
+  query: z.string().max(MAX_FILE_QUERY_LENGTH),
+});
+
+export const AgentAskRequest = z.discriminatedUnion("kind", [
   /** One page of the agent's own sessions in `cwd` (ACP `session/list`). */
   z.object({ kind: z.literal("agent.sessions.list"), agentId: AgentId, cwd: Path, cursor: z.string().max(4096).nullish() }),
   /** Does the agent know this session in `cwd` (pages through `session/list`)? With its title. */
@@ -22,6 +36,11 @@ export const AskRequest = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("agent.sessions.delete"), agentId: AgentId, cwd: Path, agentSessionId: AgentSessionId }),
   /** ACP `session/fork`: a new agent session with the original's history; the original stays. */
   z.object({ kind: z.literal("agent.sessions.fork"), agentId: AgentId, cwd: Path, agentSessionId: AgentSessionId }),
+]);
+export type AgentAskRequest = z.infer<typeof AgentAskRequest>;
+
+/** A session's git worktree (issue 28; daemon/src/git), answered without an agent. */
+export const GitAskRequest = z.discriminatedUnion("kind", [
   /** Is `cwd` in a git repository (and which branches)? For New session's worktree option (issue 28). */
   z.object({ kind: z.literal("git.repo"), cwd: Path }),
   /** `git worktree add` of `base` on a new branch under the daemon's worktrees folder, for session `sessionId`. */
@@ -35,6 +54,9 @@ export const AskRequest = z.discriminatedUnion("kind", [
   /** The files the checkout at `path` changed against its base, with their diffs (bounded; issue 28 #2). */
   z.object({ kind: z.literal("git.diff"), path: Path }),
 ]);
+export type GitAskRequest = z.infer<typeof GitAskRequest>;
+
+export const AskRequest = z.discriminatedUnion("kind", [...AgentAskRequest.options, FilesListRequest, ...GitAskRequest.options]);
 export type AskRequest = z.infer<typeof AskRequest>;
 export type AskKind = AskRequest["kind"];
 
@@ -53,11 +75,22 @@ export const AgentSessionPage = z.object({
 });
 export type AgentSessionPage = z.infer<typeof AgentSessionPage>;
 
+export const FileList = z.object({
+  /** The session directory's real path (symlinks resolved): a file's link is `file://` + root + "/" + path. */
+  root: Path,
+  /** Paths relative to `root`, "/"-separated, best match first. */
+  files: z.array(z.string().min(1).max(4096)).max(MAX_LISTED_FILES),
+  /** The directory held more files than the daemon reads (or ran out of time): a narrower query finds more. */
+  truncated: z.boolean(),
+});
+export type FileList = z.infer<typeof FileList>;
+
 export const AskResults = {
   "agent.sessions.list": AgentSessionPage,
   "agent.sessions.find": z.object({ session: AgentSessionInfo.nullable() }),
   "agent.sessions.delete": z.object({ deleted: z.boolean(), message: z.string().max(2000).optional() }),
   "agent.sessions.fork": z.object({ agentSessionId: AgentSessionId }),
+  "files.list": FileList,
   "git.repo": RepoInfo,
   "git.worktree.create": SessionWorktree,
   "git.worktree.remove": WorktreeRemoval,

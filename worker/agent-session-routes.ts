@@ -39,9 +39,10 @@ export function askRefusal(outcome: { code: string; message: string }): Refusal 
   }
 }
 
-export async function ask<K extends AskKind>(env: Env, machineId: string, request: Extract<AskRequest, { kind: K }>): Promise<AskOutcome<K>> {
+/** Machine.ask with its outcome checked for the kind; an RPC failure reads as MACHINE_OFFLINE. */
+export async function ask<K extends AskKind>(env: Env, machineId: string, request: Extract<AskRequest, { kind: K }>, timeoutMs = ASK_TIMEOUT_MS): Promise<AskOutcome<K>> {
   try {
-    const out = await machineStub(env, machineId).ask(request, ASK_TIMEOUT_MS);
+    const out = await machineStub(env, machineId).ask(request, timeoutMs);
     return out.ok ? outcomeOf(request.kind as K, { ok: true, result: JSON.parse(out.result) }) : out;
   } catch (err) {
     console.error("machine ask failed", request.kind, err);

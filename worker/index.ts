@@ -34,6 +34,7 @@ import { daemonPublicRoutes, deviceApprovalRoutes } from "./device-routes";
 import { pushRoutes } from "./push/push-routes";
 import { exportRoutes } from "./export-routes";
 import { agentSessionRoutes } from "./agent-session-routes";
+import { fileListRoutes } from "./file-list-routes";
 import { dropWorktree, makeWorktree, worktreeRoutes } from "./worktree-routes";
 import { reviewRoutes } from "./review-routes";
 import { deleteSubscriptionsOfUser } from "./push/push-directory";
@@ -149,6 +150,8 @@ app.route("/api/device/approvals", deviceApprovalRoutes);
 
 // The session list, its live feed and the lifecycle (issue 26): worker/session-routes.ts.
 app.route("/api/sessions", sessionRoutes);
+// The Sender's "@" picker: the session directory's files, from the daemon (worker/file-list-routes.ts).
+app.route("/api/sessions", fileListRoutes);
 // Read-only share links: the owner creates, lists and revokes them (worker/share/share-routes.ts).
 app.route("/api/sessions", shareOwnerRoutes);
 

@@ -23,6 +23,8 @@
  *   burst N          N tiny chunks as fast as possible (default 1000)
  *   write FILE TEXT  writes TEXT to FILE (one plain name) in the session's directory: a real edit tool call with its diff
  *
+ * A prompt with images, embedded files or `resource_link` blocks (an @-mention) gets one line each in the markdown
+ * reply: "I received a link to <name> (<uri>)." (demo-received.ts).
  * After session/new and session/load it sends `available_commands_update` (five commands with descriptions).
  * While a turn runs, `_session/steering {sessionId, prompt}` answers {outcome:"injected"} and the turn streams
  * "↪ steered: <text>"; when idle it answers {outcome:"promptRequired"}.

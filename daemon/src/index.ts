@@ -6,11 +6,14 @@ import type { AgentInfo } from "../../shared/tunnel-protocol";
 import { detectAgents, type ResolvedAgent } from "./agent/agent-presets";
 import { isInside, resolveRoots } from "./allowed-roots";
 import { gitRunner } from "./git/git-run";
+import { createGitAskHandler, GIT_ASK_KINDS } from "./git/git-asks";
 import { migrateCapabilityCache, readCapabilityCache, sameCapabilities, withLearnt, writeCapabilityCache, type CapabilityCache } from "./agent/capability-cache";
 import type { DaemonOptions } from "./daemon-options";
 import { errorMessage, makeLogger, type Logger } from "./log";
 import { createSessionHost, type SessionHost } from "./agent/session-host";
 import { createAskHandler } from "./agent/agent-asks";
+import { createFileListHandler } from "./files/file-list";
+import { routeAsks } from "./tunnel/ask-router";
 import { createTunnelClient, tunnelUrl, type TunnelClient, type TunnelStatus } from "./tunnel/tunnel-client";
 import { DAEMON_VERSION } from "./version";
 
@@ -77,6 +80,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   };
 
   let tunnel: TunnelClient | null = null;
+  const gitAsks = createGitAskHandler({ git: gitRunner(), roots, dir: worktreesDir });
   const host = createSessionHost({
     agents,
     roots,
@@ -102,16 +106,23 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       sessions: host.liveSessions(),
     }),
     onCommand: (cmd) => host.handle(cmd),
-    // Issue 26: the agent's own sessions (list / find / delete / fork) on a short-lived agent process.
-    onAsk: createAskHandler({
-      agents,
-      roots,
-      log,
-      git: { git: gitRunner(), roots, dir: worktreesDir },
-      learnt: (agentId, caps) => {
-        const current = advertised().find((a) => a.id === agentId);
-        if (current) onLearnt(agentId, { ...current.capabilities, ...caps });
+    onAsk: routeAsks({
+      // Issue 29: the session directory's files for the Sender's "@" picker.
+      byKind: {
+        "files.list": createFileListHandler({ roots, log }),
+        // Issue 28: a session's git worktree (status, commit, diff).
+        ...Object.fromEntries(GIT_ASK_KINDS.map((k) => [k, gitAsks])),
       },
+      // Issue 26: the agent's own sessions (list / find / delete / fork) on a short-lived agent process.
+      otherwise: createAskHandler({
+        agents,
+        roots,
+        log,
+        learnt: (agentId, caps) => {
+          const current = advertised().find((a) => a.id === agentId);
+          if (current) onLearnt(agentId, { ...current.capabilities, ...caps });
+        },
+      }),
     }),
     onInvalidCommand: (raw, reason) => {
       const r = raw as { t?: unknown; sessionId?: unknown } | null;

@@ -139,13 +139,13 @@ export async function waitFor<T>(fn: () => T | undefined | null | false | Promis
   }
 }
 
-export async function createSession(url: string, agentId = "demo"): Promise<string> {
+export async function createSession(url: string, agentId = "demo", cwd = tmpdir()): Promise<string> {
   const { machines } = (await (await fetch(`${url}/api/machines`)).json()) as { machines: { id: string; online: boolean }[] };
   const machine = machines.find((m) => m.online)!;
   const r = await fetch(`${url}/api/sessions`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ machineId: machine.id, agentId, cwd: tmpdir() }),
+    body: JSON.stringify({ machineId: machine.id, agentId, cwd }),
   });
   if (r.status !== 201) throw new Error(`create session: ${r.status} ${await r.text()}`);
   return ((await r.json()) as { session: { id: string } }).session.id;

@@ -2,6 +2,9 @@
 import { createEffect, createSignal, onCleanup } from "solid-js";
 import { type AttentionMark, type AttentionSource, attentionEvents, faviconFor, markOf } from "./tab-attention";
 
+// The page's title rule comes with the counter (SessionView loads both after the first paint).
+export { attentionTitle } from "./tab-attention";
+
 export function createTabAttention(source: () => AttentionSource): () => number {
   const [count, setCount] = createSignal(0);
   let mark: AttentionMark | null = null;

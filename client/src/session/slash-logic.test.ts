@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyCommand, filterCommands, moveActive, slashQuery } from "./slash-logic";
+import { moveActive } from "./picker-keys";
+import { applyCommand, filterCommands, slashQuery } from "./slash-logic";
 
 const cmds = [
   { name: "review", description: "Review the current diff" },

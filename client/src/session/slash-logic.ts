@@ -47,10 +47,3 @@ export function applyCommand(text: string, command: Command): { text: string; se
   if (hint && !rest) return { text: head + hint, selection: [head.length, head.length + hint.length] };
   return { text: head + rest, selection: [head.length, head.length] };
 }
-
-/** The next active option index for ↑ / ↓, wrapping around; -1 when there is nothing. */
-export function moveActive(index: number, delta: 1 | -1, length: number): number {
-  if (length === 0) return -1;
-  if (index < 0) return delta === 1 ? 0 : length - 1;
-  return (index + delta + length) % length;
-}

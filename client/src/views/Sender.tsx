@@ -18,8 +18,13 @@ import {
   optionsFor,
   selectorsFor,
 } from "../session/composer-logic";
-import { applyCommand, commandName, filterCommands, moveActive, slashQuery } from "../session/slash-logic";
+import { createPicker } from "../session/create-picker";
+import type { FilesAnswer } from "../session/file-search";
+import { mentions } from "../session/mentions-on-demand";
+import { applyCommand, commandName, filterCommands, slashQuery } from "../session/slash-logic";
+import type { MentionApi } from "./Mentions";
 import { OptionList } from "./OptionList";
+import { PickerPopover } from "./PickerPopover";
 
 /** Attachments and the attach / dictation buttons load after the first paint (the session page's initial JS has a budget). */
 const AttachmentTray = lazy(() => import("./ComposerTools").then((m) => ({ default: m.AttachmentTray })));
@@ -41,6 +46,8 @@ type Props = {
   commands?: readonly Command[];
   /** Why sending is impossible right now (shown as the placeholder), if it is. */
   placeholder?: string;
+  /** The session directory's files matching a query (the "@" picker); without it "@" opens nothing. */
+  files?: (query: string) => Promise<FilesAnswer>;
   /** Receives a function that focuses the textarea (after a take-back, for instance). */
   focusRef?: (focus: () => void) => void;
   /** Says what could not be attached (and why); the draft is kept. */
@@ -93,51 +100,40 @@ export function Sender(props: Props) {
     });
   });
 
-  // ---- slash-command picker
-  const listId = createUniqueId();
+  // ---- the pickers: "/" commands and "@" files, one popover and one keyboard model
   const [caret, setCaret] = createSignal(0);
-  /** The draft text Esc closed the picker at: it stays closed until the text changes. */
+  /** The draft text Esc closed a picker at: it stays closed until the text changes. */
   const [dismissedAt, setDismissedAt] = createSignal<string | null>(null);
-  const [active, setActive] = createSignal(0);
+  const trackCaret = () => input && setCaret(input.selectionStart ?? input.value.length);
+  /** Puts `text` in the draft with the caret (or a selection) at `selection`, focus kept in the textarea. */
+  const writeDraft = (draft: Draft, selection: [number, number]) => {
+    setCaret(selection[1]);
+    props.onDraft(draft);
+    queueMicrotask(() => {
+      input.focus();
+      input.setSelectionRange(selection[0], selection[1]);
+      setCaret(selection[1]);
+      grow();
+    });
+  };
+
   const hasCommands = () => (props.commands?.length ?? 0) > 0;
   const query = () => slashQuery(props.draft.text, caret());
   const matches = createMemo(() => {
     const q = query();
     return q === null || !props.commands ? [] : filterCommands(props.commands, q);
   });
-  const pickerOpen = () => props.canAct && matches().length > 0 && dismissedAt() !== props.draft.text;
-  createEffect(on(query, () => setActive(0)));
-  const optionId = (i: number) => `${listId}-${i}`;
-  const trackCaret = () => input && setCaret(input.selectionStart ?? input.value.length);
-  const pick = (c: Command) => {
+  const slashOpen = () => props.canAct && matches().length > 0 && dismissedAt() !== props.draft.text;
+  const pickCommand = (c: Command) => {
     const next = applyCommand(props.draft.text, c);
-    setCaret(next.selection[1]);
-    props.onDraft({ ...props.draft, text: next.text });
-    queueMicrotask(() => {
-      input.focus();
-      input.setSelectionRange(next.selection[0], next.selection[1]);
-      setCaret(next.selection[1]);
-      grow();
-    });
+    writeDraft({ ...props.draft, text: next.text }, next.selection);
   };
-  /** Picker keys; true when the key was the picker's. */
-  const pickerKey = (e: KeyboardEvent): boolean => {
-    if (!pickerOpen()) return false;
-    const n = matches().length;
-    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-      setActive((i) => moveActive(i, e.key === "ArrowDown" ? 1 : -1, n));
-      document.getElementById(optionId(active()))?.scrollIntoView?.({ block: "nearest" });
-    } else if ((e.key === "Enter" && !e.shiftKey) || e.key === "Tab") {
-      if (composing || e.isComposing) return false;
-      const c = matches()[active()];
-      if (!c) return false;
-      pick(c);
-    } else if (e.key === "Escape") {
-      setDismissedAt(props.draft.text);
-    } else return false;
-    e.preventDefault();
-    return true;
-  };
+  const slash = createPicker({ items: matches, isOpen: slashOpen, resetOn: query, onPick: pickCommand, onClose: () => setDismissedAt(props.draft.text) });
+
+  // "@": the file picker and the chips load on demand (Mentions.tsx), warmed after the first paint; until then "@" just types.
+  const code = mentions.current;
+  onMount(() => props.files && mentions.warm());
+  const [at, setAt] = createSignal<MentionApi | null>(null);
 
   // ---- config options sheet
   const optionsPop = createPopover("above-composer");
@@ -170,27 +166,31 @@ export function Sender(props: Props) {
         </Suspense>
       </Show>
       <span class="sr-only" aria-live="polite" data-testid="slash-count">
-        {pickerOpen() ? `${matches().length} ${matches().length === 1 ? "command" : "commands"}` : ""}
+        {slashOpen() ? `${matches().length} ${matches().length === 1 ? "command" : "commands"}` : (at()?.announcement() ?? "")}
       </span>
-      <Show when={pickerOpen()}>
-        <ul class="slash-list" id={listId} role="listbox" aria-label="Commands" data-testid="slash-list">
-          <For each={matches()}>
-            {(c, i) => (
-              <li
-                id={optionId(i())}
-                role="option"
-                class="slash-option"
-                aria-selected={i() === active()}
-                // Keep the focus (and a phone's keyboard) in the textarea.
-                onPointerDown={(e) => e.preventDefault()}
-                onClick={() => pick(c)}
-              >
-                <span class="cmd-name">/{commandName(c)}</span>
-                <span class="cmd-desc">{c.description}</span>
-              </li>
-            )}
-          </For>
-        </ul>
+      <Show when={slashOpen()}>
+        <PickerPopover picker={slash} label="Commands" testId="slash-list" items={matches()} onPick={pickCommand}>
+          {(c) => (
+            <>
+              <span class="cmd-name">/{commandName(c)}</span>
+              <span class="cmd-desc">{c.description}</span>
+            </>
+          )}
+        </PickerPopover>
+      </Show>
+      <Show when={props.files && code()}>
+        {(m) =>
+          m().MentionLayer({
+            draft: () => props.draft,
+            caret,
+            input: () => input,
+            enabled: () => props.canAct && dismissedAt() !== props.draft.text,
+            files: (q) => props.files!(q),
+            write: (draft, to) => writeDraft(draft, [to, to]),
+            dismiss: () => setDismissedAt(props.draft.text),
+            expose: (api) => setAt(() => api),
+          })
+        }
       </Show>
       <textarea
         ref={input}
@@ -198,10 +198,10 @@ export function Sender(props: Props) {
         class="composer-input"
         aria-label="Message"
         // A textarea keeps its implicit textbox role (an editable combobox must be single-line, ARIA 1.2).
-        aria-haspopup={hasCommands() ? "listbox" : undefined}
-        aria-autocomplete={pickerOpen() ? "list" : undefined}
-        aria-controls={pickerOpen() ? listId : undefined}
-        aria-activedescendant={pickerOpen() ? optionId(active()) : undefined}
+        aria-haspopup={hasCommands() || props.files ? "listbox" : undefined}
+        aria-autocomplete={slashOpen() || at()?.open() ? "list" : undefined}
+        aria-controls={slashOpen() ? slash.listId : at()?.listId()}
+        aria-activedescendant={slashOpen() ? slash.optionId(slash.active()) : at()?.activeId()}
         onKeyUp={trackCaret}
         onClick={trackCaret}
         onBlur={() => setDismissedAt(props.draft.text)}
@@ -213,7 +213,8 @@ export function Sender(props: Props) {
         enterkeyhint={props.turnActive ? "enter" : "send"}
         onInput={(e) => {
           setCaret(e.currentTarget.selectionStart ?? e.currentTarget.value.length);
-          props.onDraft({ ...props.draft, text: e.currentTarget.value });
+          const next = { ...props.draft, text: e.currentTarget.value };
+          props.onDraft(at()?.prune(props.draft.text, next) ?? next);
           grow();
         }}
         onCompositionStart={() => (composing = true)}
@@ -222,7 +223,7 @@ export function Sender(props: Props) {
           composedAt = Date.now();
         }}
         onKeyDown={(e) => {
-          if (pickerKey(e)) return;
+          if (slash.onKey(e, composing) || at()?.onKey(e, composing)) return;
           if (!isSendKey(e)) return;
           // Safari fires the IME's confirming Enter just after compositionend.
           if (composing || Date.now() - composedAt < 50) return;

@@ -1,11 +1,11 @@
-import SlidersHorizontal from "lucide-solid/icons/sliders-horizontal";
-import Users from "lucide-solid/icons/users";
+import SearchIcon from "lucide-solid/icons/search";
 import { A, useNavigate, useParams } from "@solidjs/router";
 import ArrowDown from "lucide-solid/icons/arrow-down";
 import ArrowLeft from "lucide-solid/icons/arrow-left";
 import CloudOff from "lucide-solid/icons/cloud-off";
 import Eye from "lucide-solid/icons/eye";
-import { createEffect, createResource, createSignal, type JSX, lazy, onCleanup, Show, Suspense } from "solid-js";
+import { createEffect, createMemo, createResource, createSignal, type JSX, lazy, onCleanup, Show, Suspense } from "solid-js";
+import { onDemand } from "../lib/on-demand";
 import { api } from "../lib/api";
 import { warmMarkdown } from "../lib/create-markdown";
 import { shortPath } from "../lib/format";
@@ -13,13 +13,11 @@ import { toast } from "../lib/toasts";
 import { createDraft } from "../session/create-draft";
 import { createFollow } from "../session/create-follow";
 import { createSessionStore } from "../session/create-session-store";
+import { mentions } from "../session/mentions-on-demand";
 import { ackOf } from "../connection/op-client";
 import { errorText, makeSessionActions } from "../session/session-actions";
-import { createTabAttention } from "../push/create-tab-attention";
-import { attentionTitle } from "../push/tab-attention";
 import { QueueChips } from "./QueueChips";
 import { Sender } from "./Sender";
-import { SessionSearch } from "./SessionSearch";
 import { ConnectionBadge, SessionStatusBadge } from "./StatusBadges";
 import { Toasts } from "./Toasts";
 import { Transcript } from "./Transcript";
@@ -31,6 +29,8 @@ const EnableNotificationsPrompt = lazy(() => import("./EnableNotificationsPrompt
 
 /** Shown only when the agent needs a login first: loaded then. */
 /** The header's members and settings panels load after the first paint: the session page's initial JS is near its budget. */
+// The search button's code in its own chunk (the panel's loads on its first press).
+const SessionSearch = lazy(() => import("./SessionSearch").then((m) => ({ default: m.SessionSearch })));
 const MembersPanel = lazy(() => import("./MembersPanel").then((m) => ({ default: m.MembersPanel })));
 const SessionSettings = lazy(() => import("./SessionSettings").then((m) => ({ default: m.SessionSettings })));
 /** Shown only after a Stop dropped queued messages: loads when it first has something to offer. */
@@ -46,6 +46,10 @@ const ACCESS_RECHECK_MS = 3_000;
  * A spectator's live view (issue 30 #3; the `/share` page, views/SharedSession.tsx, opens the link first):
  * this page in share mode — the spectator socket, no composer, no members or settings.
  */
+
+/** The tab's attention count (favicon badge while hidden): off the first paint's path, warmed after it. */
+const tabAttention = onDemand(() => import("../push/create-tab-attention"));
+
 export function SpectatorView(props: SpectatorShare): JSX.Element {
   return <Session id={props.opened.sessionId} share={props} />;
 }
@@ -135,9 +139,13 @@ function Session(props: { id: string; share?: SpectatorShare }) {
 
   const title = () => state.title ?? session()?.title ?? share?.opened.title ?? "Session";
   // While the tab is hidden: a count of what would have notified (turn ended, permission waiting).
-  const attention = createTabAttention(() => ({ ready: state.ready, turnActive: state.turnActive, rows: state.rows }));
+  // Its code loads after the first paint (tabAttention below); the count starts then.
+  tabAttention.warm();
+  const attention = createMemo(() => tabAttention.current()?.createTabAttention(() => ({ ready: state.ready, turnActive: state.turnActive, rows: state.rows })));
   createEffect(() => {
-    document.title = attentionTitle(`${state.turnActive ? "● " : ""}${title()} — Baton`, attention());
+    const base = `${state.turnActive ? "● " : ""}${title()} — Baton`;
+    const code = tabAttention.current();
+    document.title = code ? code.attentionTitle(base, attention()?.() ?? 0) : base;
   });
   // This person sent here (this page load): the moment to offer notifications, never on load.
   const [sentHere, setSentHere] = createSignal(false);
@@ -189,16 +197,18 @@ function Session(props: { id: string; share?: SpectatorShare }) {
               {Math.round((state.usage!.used / state.usage!.size) * 100)}% ctx
             </span>
           </Show>
-          <SessionSearch sessionId={props.id} ask={search} reveal={reveal} exportable={!share} />
+          <Suspense fallback={<HeaderButtonPlaceholder label="Search this session" icon={<SearchIcon size={18} />} />}>
+            <SessionSearch sessionId={props.id} ask={search} reveal={reveal} exportable={!share} />
+          </Suspense>
           <Show when={!share && state.viewer}>
             {(v) => (
-              <Suspense fallback={<HeaderButtonPlaceholder label="Members" icon={<Users size={18} />} />}>
+              <Suspense fallback={<HeaderButtonPlaceholder label="Members" />}>
                 <MembersPanel sessionId={props.id} role={v().role} selfId={v().id} />
               </Suspense>
             )}
           </Show>
           <Show when={!share && state.viewer}>
-            <Suspense fallback={<HeaderButtonPlaceholder label="Session settings" icon={<SlidersHorizontal size={18} />} />}>
+            <Suspense fallback={<HeaderButtonPlaceholder label="Session settings" />}>
             <SessionSettings
               sessionId={props.id}
               queue={state.config && canAct() ? { queueDepth: state.config.queueDepth, mergeQueued: state.config.mergeQueued } : null}
@@ -311,6 +321,7 @@ function Session(props: { id: string; share?: SpectatorShare }) {
             canAct={canAct()}
             config={state.config}
             commands={state.commands}
+            files={(q) => mentions.load().then((m) => m.fetchFiles(props.id, q))}
             placeholder={placeholder()}
             focusRef={(f) => (focusComposer = f)}
             onError={(m) => toast(m, "error")}
@@ -328,8 +339,11 @@ function Session(props: { id: string; share?: SpectatorShare }) {
   );
 }
 
-/** A header button's place while its panel's code loads (same size: nothing moves when it arrives). */
-function HeaderButtonPlaceholder(props: { label: string; icon: JSX.Element }) {
+/**
+ * A header button's place while its code loads (same size: nothing moves when it arrives). Members and Settings
+ * show no icon meanwhile: their icons' code then loads with their panels, off the first paint's 60 KB budget.
+ */
+function HeaderButtonPlaceholder(props: { label: string; icon?: JSX.Element }) {
   return (
     <div class="settings">
       <button class="icon-btn" aria-label={props.label} title={props.label} disabled>

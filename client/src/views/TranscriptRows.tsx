@@ -29,6 +29,7 @@ import { clockTime } from "../lib/format";
 /** Diffs are a minority of rows: their code loads with the first one shown. */
 const DiffView = lazy(() => import("./DiffView").then((m) => ({ default: m.DiffView })));
 import { type Attachment, attachmentLabel } from "../session/composer-logic";
+import { mentions } from "../session/mentions-on-demand";
 import { LazyImageThumb } from "./LazyImageThumb";
 
 /** Plain text with `backtick` spans as inline code — text nodes only, never HTML. */
@@ -45,7 +46,10 @@ export function UserMessage(props: { row: UserRow; mine: boolean }) {
       .filter((b) => b.type === "text")
       .map((b) => (b.type === "text" ? b.text : ""))
       .join("");
-  const extras = () => props.row.blocks.filter((b) => b.type !== "text");
+  // A link's chip in the text (its code loads on demand; until then the text reads plain), not again as a pill.
+  const linked = props.row.blocks.some((b) => b.type === "resource_link");
+  if (linked) void mentions.load().catch(() => {});
+  const extras = () => props.row.blocks.filter((b) => b.type !== "text" && !(linked && mentions.current()?.isChip(text(), b)));
   return (
     <div class="row row-user" classList={{ mine: props.mine }} data-testid="row-user">
       <div class="user-meta">
@@ -70,7 +74,7 @@ export function UserMessage(props: { row: UserRow; mine: boolean }) {
       <div class="bubble">
         {/* User text renders as text, never as HTML. */}
         <Show when={text()}>
-          <div class="user-text">{text()}</div>
+          <div class="user-text">{mentions.current()?.MentionText({ text: text(), blocks: props.row.blocks }) ?? text()}</div>
         </Show>
         <Show when={extras().length}>
           <div class="bubble-attachments">

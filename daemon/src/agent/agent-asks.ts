@@ -6,7 +6,7 @@
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { MAX_LISTED_AGENT_SESSIONS } from "../../../shared/limits";
-import { type AgentSessionInfo, type AskKind, AskErrorCode, AskRequest, type AskResult } from "../../../shared/tunnel-ask";
+import { AgentAskRequest, type AgentSessionInfo, type AskKind, AskErrorCode, AskRequest, type AskResult } from "../../../shared/tunnel-ask";
 import { assertNever } from "../../../shared/assert-never";
 import type { AgentCapabilities } from "../../../shared/tunnel-protocol";
 import { isRecord, tappedStdioStream } from "./acp-tap";
@@ -19,8 +19,6 @@ import { errorMessage, type Logger } from "../log";
 import { TimeoutError, withTimeout } from "../timing";
 import { DAEMON_VERSION } from "../version";
 import type { AskAnswer } from "../tunnel/tunnel-client";
-import { answerGitAsk, isGitAsk } from "../git/git-asks";
-import type { WorktreeContext } from "../git/worktrees";
 
 /** Pages a `find` reads before it gives up (the agent's own page size times this bounds the search). */
 const MAX_FIND_PAGES = 20;
@@ -34,8 +32,6 @@ export type AskHandlerOptions = {
   roots: readonly string[];
   log: Logger;
   timeoutMs?: number;
-  /** The git asks' context (issue 28); absent: they are answered "no worktrees on this daemon". */
-  git?: WorktreeContext;
   /** What the short-lived process's `initialize` said about the agent's sessions (refines the advertised capabilities). */
   learnt?(agentId: string, caps: Pick<AgentCapabilities, "list" | "fork" | "delete" | "close">): void;
 };
@@ -104,7 +100,7 @@ export function createAskHandler(o: AskHandlerOptions): (request: unknown) => Pr
   const answer = <K extends AskKind>(r: AskResult<K> | Fail): AskAnswer => (isFail(r) ? r : { ok: true, result: r });
 
   return async (raw) => {
-    const parsed = AskRequest.safeParse(raw);
+    const parsed = AgentAskRequest.safeParse(raw);
     if (!parsed.success) {
       const kind = isRecord(raw) ? raw.kind : undefined;
       const known = AskRequest.options.some((opt) => opt.shape.kind.value === kind);
@@ -113,7 +109,6 @@ export function createAskHandler(o: AskHandlerOptions): (request: unknown) => Pr
         : { ok: false, code: AskErrorCode.UNKNOWN_ASK, message: `this daemon does not answer "${String(kind).slice(0, 64)}"` };
     }
     const req = parsed.data;
-    if (isGitAsk(req)) return answerGitAsk(o.git ?? { git: () => Promise.reject(new Error("no git")), roots: o.roots, dir: null }, req);
     const agent = o.agents.find((a) => a.info.id === req.agentId);
     if (!agent) return refuse(`agent "${req.agentId}" is not available on this machine`);
     const cwd = checkCwd(req.cwd, o.roots);

@@ -1,16 +1,24 @@
 /** The daemon's answers to the git asks (shared/tunnel-ask.ts `git.*`): worktrees.ts's operations as replies. */
 import { assertNever } from "../../../shared/assert-never";
-import { AskErrorCode, type AskRequest } from "../../../shared/tunnel-ask";
+import { AskErrorCode, type AskKind, GitAskRequest } from "../../../shared/tunnel-ask";
 import { errorMessage } from "../log";
 import type { AskAnswer } from "../tunnel/tunnel-client";
 import { GitFailed, GitMissing } from "./git-run";
 import { commitAll, createWorktree, gitStatus, removeWorktree, repoInfo, worktreeDiff, WorktreeRefused, type WorktreeContext } from "./worktrees";
 
-export type GitAsk = Extract<AskRequest, { kind: `git.${string}` }>;
+/** The git kinds, for the daemon's ask router. */
+export const GIT_ASK_KINDS = GitAskRequest.options.map((o) => o.shape.kind.value) satisfies AskKind[];
 
-export const isGitAsk = (req: AskRequest): req is GitAsk => req.kind.startsWith("git.");
+/** The handler for every git kind: the request checked, then answered. */
+export function createGitAskHandler(ctx: WorktreeContext): (raw: unknown) => Promise<AskAnswer> {
+  return async (raw) => {
+    const parsed = GitAskRequest.safeParse(raw);
+    if (!parsed.success) return { ok: false, code: AskErrorCode.BAD_REQUEST, message: parsed.error.issues[0]?.message ?? "invalid request" };
+    return answerGitAsk(ctx, parsed.data);
+  };
+}
 
-export async function answerGitAsk(ctx: WorktreeContext, req: GitAsk): Promise<AskAnswer> {
+export async function answerGitAsk(ctx: WorktreeContext, req: GitAskRequest): Promise<AskAnswer> {
   try {
     switch (req.kind) {
       case "git.repo":
