@@ -232,3 +232,20 @@ describe("the worktree's diff (issue 28 #2)", () => {
     await expect(worktreeDiff(ctx, t.base)).rejects.toThrow(/outside the allowed roots/);
   });
 });
+
+describe("the git asks", () => {
+  it("answers through the handler: a result, git's refusal, a bad request, git missing", async () => {
+    const { createGitAskHandler } = await import("../../daemon/src/git/git-asks");
+    const ask = createGitAskHandler(ctx);
+    const info = await ask({ kind: "git.repo", cwd: t.repo });
+    expect(info).toMatchObject({ ok: true, result: { repo: { name: "repo", branch: "main" } } });
+    expect(await ask({ kind: "git.worktree.create", cwd: t.repo, base: "main", branch: "bad..name", sessionId: "s" })).toEqual({
+      ok: false,
+      code: "GIT_REFUSED",
+      message: 'git refuses the branch name "bad..name"',
+    });
+    expect(await ask({ kind: "git.status" })).toMatchObject({ ok: false, code: "BAD_REQUEST" });
+    const missing = createGitAskHandler({ ...ctx, git: gitRunner("/nonexistent/git") });
+    expect(await missing({ kind: "git.worktree.create", cwd: t.repo, base: "main", branch: "b", sessionId: "s" })).toMatchObject({ ok: false, code: "GIT_MISSING", message: /git is not installed/ });
+  });
+});

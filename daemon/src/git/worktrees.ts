@@ -64,6 +64,7 @@ export type CreateWorktree = { cwd: string; base: string; branch: string; sessio
 /** Makes the worktree (a new branch from `base`; a taken name gets a suffix); throws WorktreeRefused / GitMissing. */
 export async function createWorktree(ctx: WorktreeContext, req: CreateWorktree): Promise<SessionWorktree> {
   const info = await repoInfo(ctx, req.cwd);
+  if (info.reason === new GitMissing().message) throw new GitMissing();
   if (!info.repo || !ctx.dir) throw new WorktreeRefused(info.reason ?? "not inside a git repository");
   const { root, name } = info.repo;
   const { git } = ctx;
