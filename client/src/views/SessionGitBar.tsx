@@ -1,6 +1,3 @@
-import GitBranch from "lucide-solid/icons/git-branch";
-import FileDiff from "lucide-solid/icons/file-diff";
-import GitCommitHorizontal from "lucide-solid/icons/git-commit-horizontal";
 import { createEffect, createResource, createSignal, lazy, Show, Suspense } from "solid-js";
 import type { OpInput, OpReply } from "../connection/op-client";
 import { toast } from "../lib/toasts";
@@ -49,7 +46,10 @@ export default function SessionGitBar(props: {
   const [changes, setChanges] = createSignal(false);
   return (
     <div class="git-bar" data-testid="session-worktree" title={`Worktree ${wt().worktreePath} of ${wt().repoRoot}`}>
-      <GitBranch size={14} aria-hidden="true" />
+      {/* lucide's git-branch, inline: an icon chunk of its own would add to the session page's preload list */}
+      <svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">
+        <path d="M6 3v12M18 9a3 3 0 1 0 0-6 3 3 0 0 0 0 6ZM6 21a3 3 0 1 0 0-6 3 3 0 0 0 0 6ZM18 9a9 9 0 0 1-9 9" />
+      </svg>
       <span class="git-repo">{wt().repoName}</span>
       <span class="dot-sep">·</span>
       <span class="mono git-branch" aria-label={`branch ${wt().branch}`}>
@@ -70,11 +70,11 @@ export default function SessionGitBar(props: {
         )}
       </Show>
       <button type="button" class="btn btn-sm git-changes" onClick={() => setChanges(true)}>
-        <FileDiff size={14} aria-hidden="true" /> Changes
+        Changes
       </button>
       <Show when={props.canAct && (status()?.files ?? 0) > 0}>
         <button type="button" class="btn btn-sm git-commit" onClick={() => setCommitting(true)}>
-          <GitCommitHorizontal size={14} aria-hidden="true" /> Commit…
+          Commit…
         </button>
       </Show>
       <Show when={changes()}>
