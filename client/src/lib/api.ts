@@ -73,5 +73,5 @@ export const api = {
 };
 
 export type GrantableRole = "member" | "viewer";
-export const sessionPath = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
+const sessionPath = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
 const membersPath = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}/members`;

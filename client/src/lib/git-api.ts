@@ -5,7 +5,9 @@
 import type { LoggedChanges } from "../../../shared/changes-from-log";
 import type { ReviewComment, ReviewCommentBody } from "../../../shared/review-message";
 import type { CommitResult, GitStatus, RepoInfo, WorktreeDiff, WorktreeRemoval } from "../../../shared/worktree";
-import { call, sessionPath } from "./api";
+import { call } from "./api";
+
+const sessionPath = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
 
 export const gitApi = {
   /** Issue 28: the git repository `cwd` is in on the machine (or why a worktree is not offered). */

@@ -14,7 +14,32 @@ const ChangesPanel = lazy(() => import("./ChangesPanel").then((m) => ({ default:
  * The strip under a worktree session's header (issue 28): repository · branch ← base at every width, then
  * ahead / behind the base and the changed files (asked again when a turn ends), "Changes" and "Commit…".
  */
-export default function SessionGitBar(props: {
+/**
+ * The session page's slot for it: renders the strip when the session runs in a worktree. Takes the page's
+ * session, state and socket as they are (each prop costs the page's first-paint chunk bytes).
+ */
+export default function SessionGitSlot(props: {
+  session: { id: string; worktree?: SessionWorktree | null } | null;
+  state: { turnActive: boolean; status: string; viewer: { role: string } | null };
+  request: (op: OpInput) => Promise<OpReply>;
+}) {
+  return (
+    <Show when={props.session?.worktree && props.session}>
+      {(s) => (
+        <SessionGitBar
+          sessionId={s().id}
+          worktree={s().worktree!}
+          canAct={!!props.state.viewer && props.state.viewer.role !== "viewer"}
+          turnActive={props.state.turnActive}
+          online={props.state.status !== "offline"}
+          request={props.request}
+        />
+      )}
+    </Show>
+  );
+}
+
+function SessionGitBar(props: {
   sessionId: string;
   worktree: SessionWorktree;
   canAct: boolean;

@@ -222,9 +222,7 @@ function Session(props: { id: string; share?: SpectatorShare }) {
           <ConnectionBadge state={state.connection} onRetry={() => socket.reconnect()} />
         </div>
       </header>
-      <Show when={session()?.worktree}>
-        {(wt) => <SessionGitBar sessionId={props.id} worktree={wt()} canAct={canAct()} turnActive={state.turnActive} online={state.status !== "offline"} request={socket.request} />}
-      </Show>
+      <SessionGitBar session={session()} state={state} request={socket.request} />
 
       <Show when={notFound()}>
         <div class="banner banner-warn" data-testid="no-access-banner">
