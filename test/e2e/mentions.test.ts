@@ -54,6 +54,13 @@ async function mention(profile: BrowserContextOptions, name: string, byTap: bool
     await expect.poll(() => input.inputValue()).toBe("what is in @src/app.ts ");
     await expect(page.getByRole("listbox", { name: "Files" }).count()).resolves.toBe(0);
     await expect(tid(page, "mention-chips").locator("mark").innerText()).resolves.toBe("@src/app.ts");
+    // The chip lies on the text it tints: inside the message field, on its line.
+    await expect
+      .poll(async () => {
+        const [chip, field] = await Promise.all([tid(page, "mention-chips").locator("mark").boundingBox(), input.boundingBox()]);
+        return !!chip && !!field && chip.y >= field.y && chip.y + chip.height <= field.y + field.height && chip.x >= field.x;
+      }, { timeout: 5_000 })
+      .toBe(true);
     await shot(page, `mentions-${name}-chip`);
     if (byTap) await tid(page, "send-button").tap();
     else await page.keyboard.press("Enter");

@@ -117,8 +117,10 @@ function MentionChips(props: { draft: () => Draft; input: () => HTMLTextAreaElem
   onMount(() => {
     const input = props.input();
     input.addEventListener("scroll", place);
+    // The textarea's own size, and the composer's: a row appearing above it (attachments) moves it down.
     const resized = typeof ResizeObserver === "function" ? new ResizeObserver(place) : null;
     resized?.observe(input);
+    if (input.offsetParent) resized?.observe(input.offsetParent);
     onCleanup(() => {
       input.removeEventListener("scroll", place);
       resized?.disconnect();

@@ -7,6 +7,9 @@ import { sharpFitter, sizeOf, testImage } from "../composer/testing-sharp-codec"
 import type { Draft } from "../session/composer-logic";
 import { Sender } from "./Sender";
 
+/** A 12-megapixel image made, decoded and fitted by a real codec: seconds on a loaded 2-core machine. */
+const HEAVY_MS = 90_000;
+
 const CONFIG: ConfigState = { modes: null, models: null, configOptions: [], steering: false, images: true, embeddedContext: true, queueDepth: 1, mergeQueued: false };
 
 /** jsdom has no matchMedia: a phone answers "(pointer: coarse)". */
@@ -71,7 +74,7 @@ describe("Sender: attaching images and files", () => {
     fireEvent.click(screen.getByRole("button", { name: "Close" }));
     fireEvent.click(screen.getByRole("button", { name: "Remove image 1" }));
     expect(draft().attachments).toEqual([]);
-  });
+  }, HEAVY_MS);
 
   it("by touch on a phone: 'Take a photo' opens the camera (image/*, capture); the photo joins the draft", async () => {
     asPhone();
@@ -88,7 +91,7 @@ describe("Sender: attaching images and files", () => {
     choose(camera, [await asFile(testImage(3000, 4000, "jpeg"), "IMG_0001.jpg")]);
     await waitFor(() => expect(draft().attachments).toHaveLength(1), { timeout: 20_000 });
     expect(draft().attachments[0]).toMatchObject({ type: "image", mimeType: "image/jpeg" });
-  });
+  }, HEAVY_MS);
 
   it("an agent without image prompts: the camera says why and attaches nothing; a picked image is refused with the reason", async () => {
     asPhone();
@@ -106,7 +109,7 @@ describe("Sender: attaching images and files", () => {
 
   it("too large even made smaller (the agent's own limit): a clear error, the draft kept as it was", async () => {
     const { draft, onError } = await setup({ config: { ...CONFIG, imageLimits: { maxBytes: 3_000 } }, text: "my words" });
-    choose(await screen.findByTestId("attach-input"), [await asFile(testImage(4000, 3000, "jpeg"), "huge.jpg")]);
+    choose(await screen.findByTestId("attach-input"), [await asFile(testImage(2000, 1500, "jpeg", "noise"), "huge.jpg")]);
     await waitFor(() => expect(onError).toHaveBeenCalled(), { timeout: 20_000 });
     expect(onError.mock.calls[0]![0]).toMatch(/too large to send.*draft is kept/);
     expect(draft()).toEqual({ text: "my words", attachments: [] });
@@ -139,5 +142,21 @@ describe("Sender: attaching images and files", () => {
     Object.defineProperty(textPaste, "clipboardData", { value: { files: [] } });
     composer.dispatchEvent(textPaste);
     expect(textPaste.defaultPrevented).toBe(false);
+  });
+
+  it("drop: files dropped on the composer join the draft", async () => {
+    const { draft } = await setup();
+    const composer = screen.getByTestId("composer");
+    const file = await asFile(testImage(320, 240, "png", "flat"), "dropped.png");
+    const over = new Event("dragover", { bubbles: true, cancelable: true });
+    Object.defineProperty(over, "dataTransfer", { value: { types: ["Files"], files: [] } });
+    composer.dispatchEvent(over);
+    expect(over.defaultPrevented).toBe(true); // the composer takes the drop
+    const drop = new Event("drop", { bubbles: true, cancelable: true });
+    Object.defineProperty(drop, "dataTransfer", { value: { types: ["Files"], files: [file] } });
+    composer.dispatchEvent(drop);
+    expect(drop.defaultPrevented).toBe(true);
+    await waitFor(() => expect(draft().attachments).toHaveLength(1), { timeout: 10_000 });
+    expect(draft().attachments[0]).toMatchObject({ type: "image", mimeType: "image/png" });
   });
 });

@@ -6,7 +6,7 @@
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { MAX_LISTED_AGENT_SESSIONS } from "../../../shared/limits";
-import { AgentAskRequest, type AgentSessionInfo, type AskKind, AskErrorCode, AskRequest, type AskResult } from "../../../shared/tunnel-ask";
+import { AgentAskRequest, type AgentSessionInfo, type AskKind, AskErrorCode, type AskResult } from "../../../shared/tunnel-ask";
 import { assertNever } from "../../../shared/assert-never";
 import type { AgentCapabilities } from "../../../shared/tunnel-protocol";
 import { isRecord, tappedStdioStream } from "./acp-tap";
@@ -103,7 +103,7 @@ export function createAskHandler(o: AskHandlerOptions): (request: unknown) => Pr
     const parsed = AgentAskRequest.safeParse(raw);
     if (!parsed.success) {
       const kind = isRecord(raw) ? raw.kind : undefined;
-      const known = AskRequest.options.some((opt) => opt.shape.kind.value === kind);
+      const known = AgentAskRequest.options.some((opt) => opt.shape.kind.value === kind);
       return known
         ? { ok: false, code: AskErrorCode.BAD_REQUEST, message: parsed.error.issues[0]?.message ?? "invalid request" }
         : { ok: false, code: AskErrorCode.UNKNOWN_ASK, message: `this daemon does not answer "${String(kind).slice(0, 64)}"` };
