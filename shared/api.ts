@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { AgentInfo } from "./tunnel-protocol";
 import { SessionState } from "./viewer-protocol";
+import { SessionWorktree, WorktreeRequest } from "./worktree";
 
 export const MachineSummary = z.object({
   id: z.string(),
@@ -32,6 +33,8 @@ export const SessionSummary = z.object({
   firstPrompt: z.string().nullish(),
   /** The agent's own title for the session (ACP `session_info_update`), when it gave one. */
   agentTitle: z.string().nullish(),
+  /** The git worktree the session runs in (issue 28); absent / null when it runs in `cwd` as given. */
+  worktree: SessionWorktree.nullish(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 
@@ -40,6 +43,8 @@ export const CreateSessionBody = z.object({
   agentId: z.string().min(1).max(64),
   cwd: z.string().min(1).max(4096),
   title: z.string().max(200).optional(),
+  /** Run in a new git worktree of the repository `cwd` lies in (issue 28). */
+  worktree: WorktreeRequest.optional(),
 });
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
 

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { MAX_ID_LENGTH, MAX_LISTED_AGENT_SESSIONS } from "./limits";
+import { CommitResult, GitStatus, MAX_COMMIT_MESSAGE_CHARS, RepoInfo, SessionWorktree, WorktreeDiff, WorktreeRemoval } from "./worktree";
 
 const Path = z.string().min(1).max(4096);
 const AgentId = z.string().min(1).max(64);
@@ -38,7 +39,24 @@ export const AgentAskRequest = z.discriminatedUnion("kind", [
 ]);
 export type AgentAskRequest = z.infer<typeof AgentAskRequest>;
 
-export const AskRequest = z.discriminatedUnion("kind", [...AgentAskRequest.options, FilesListRequest]);
+/** A session's git worktree (issue 28; daemon/src/git), answered without an agent. */
+export const GitAskRequest = z.discriminatedUnion("kind", [
+  /** Is `cwd` in a git repository (and which branches)? For New session's worktree option (issue 28). */
+  z.object({ kind: z.literal("git.repo"), cwd: Path }),
+  /** `git worktree add` of `base` on a new branch under the daemon's worktrees folder, for session `sessionId`. */
+  z.object({ kind: z.literal("git.worktree.create"), cwd: Path, base: z.string().min(1).max(255), branch: z.string().min(1).max(255), sessionId: z.string().min(1).max(MAX_ID_LENGTH) }),
+  /** Removes a session's worktree; without `force` one holding uncommitted or unpushed work is kept. */
+  z.object({ kind: z.literal("git.worktree.remove"), path: Path, force: z.boolean() }),
+  /** The worktree at `path` against its base: ahead / behind, changed files (issue 28 #4). */
+  z.object({ kind: z.literal("git.status"), path: Path }),
+  /** Stages everything in `path` and commits it with the person's message. A later `git.push` takes the same `path`. */
+  z.object({ kind: z.literal("git.commit"), path: Path, message: z.string().min(1).max(MAX_COMMIT_MESSAGE_CHARS) }),
+  /** The files the checkout at `path` changed against its base, with their diffs (bounded; issue 28 #2). */
+  z.object({ kind: z.literal("git.diff"), path: Path }),
+]);
+export type GitAskRequest = z.infer<typeof GitAskRequest>;
+
+export const AskRequest = z.discriminatedUnion("kind", [...AgentAskRequest.options, FilesListRequest, ...GitAskRequest.options]);
 export type AskRequest = z.infer<typeof AskRequest>;
 export type AskKind = AskRequest["kind"];
 
@@ -73,6 +91,12 @@ export const AskResults = {
   "agent.sessions.delete": z.object({ deleted: z.boolean(), message: z.string().max(2000).optional() }),
   "agent.sessions.fork": z.object({ agentSessionId: AgentSessionId }),
   "files.list": FileList,
+  "git.repo": RepoInfo,
+  "git.worktree.create": SessionWorktree,
+  "git.worktree.remove": WorktreeRemoval,
+  "git.status": GitStatus,
+  "git.commit": CommitResult,
+  "git.diff": WorktreeDiff,
 } as const satisfies Record<AskKind, z.ZodType>;
 export type AskResult<K extends AskKind> = z.infer<(typeof AskResults)[K]>;
 
@@ -86,6 +110,10 @@ export const AskErrorCode = {
   /** The agent is missing, does not offer the method, or refused (its message says why). */
   AGENT_REFUSED: "AGENT_REFUSED",
   AGENT_FAILED: "AGENT_FAILED",
+  /** git is not installed on the machine. */
+  GIT_MISSING: "GIT_MISSING",
+  /** git (or Baton's rules for it) refused: a bad branch name, not a repository, outside the roots… */
+  GIT_REFUSED: "GIT_REFUSED",
 } as const;
 export type AskErrorCode = (typeof AskErrorCode)[keyof typeof AskErrorCode];
 

@@ -31,6 +31,8 @@ export function askRefusal(outcome: { code: string; message: string }): Refusal 
     case AskErrorCode.BAD_REQUEST:
       return refusal(400, outcome.code, outcome.message);
     case AskErrorCode.AGENT_REFUSED:
+    case AskErrorCode.GIT_REFUSED:
+    case AskErrorCode.GIT_MISSING:
       return refusal(422, outcome.code, outcome.message);
     default:
       return refusal(502, outcome.code, outcome.message);

@@ -2,6 +2,7 @@
 import type { MachineSummary, SessionSummary } from "../shared/api";
 import type { AgentInfo } from "../shared/tunnel-protocol";
 import type { SessionState } from "../shared/viewer-protocol";
+import { SessionWorktree } from "../shared/worktree";
 
 export type User = { id: string; email: string; name: string };
 export type Role = "owner" | "member" | "viewer";
@@ -96,19 +97,32 @@ export async function revokeMachine(db: D1Database, id: string): Promise<void> {
 
 const SESSION_SELECT = `SELECT s.id, s.title, s.machine_id AS machineId, m.name AS machineName, s.agent_id AS agentId,
   m.agents_json AS agentsJson, s.cwd, s.status, m.online AS machineOnline, s.created_at AS createdAt,
-  s.last_activity_at AS lastActivityAt, s.first_prompt AS firstPrompt, s.agent_title AS agentTitle
+  s.last_activity_at AS lastActivityAt, s.first_prompt AS firstPrompt, s.agent_title AS agentTitle,
+  s.worktree_json AS worktreeJson
   FROM sessions s JOIN machines m ON m.id = s.machine_id`;
 
-type SessionRow = Omit<SessionSummary, "agentLabel"> & { agentsJson: string; machineOnline: number };
+type SessionRow = Omit<SessionSummary, "agentLabel" | "worktree"> & { agentsJson: string; machineOnline: number; worktreeJson: string | null };
 
 function sessionSummary(r: SessionRow): SessionSummary {
   const agents = JSON.parse(r.agentsJson) as AgentInfo[];
-  const { agentsJson: _a, machineOnline, ...rest } = r;
+  const { agentsJson: _a, machineOnline, worktreeJson, ...rest } = r;
   return {
     ...rest,
+    worktree: worktreeOf(worktreeJson),
     status: machineOnline ? r.status : "offline",
     agentLabel: agents.find((a) => a.id === r.agentId)?.label ?? r.agentId,
   };
+}
+
+/** The stored worktree JSON read back (a row from before issue 28, or unreadable: none). */
+export function worktreeOf(json: string | null): SessionWorktree | null {
+  if (!json) return null;
+  try {
+    const parsed = SessionWorktree.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 export async function getSession(db: D1Database, id: string): Promise<(SessionSummary & { ownerId: string }) | null> {
@@ -123,15 +137,15 @@ export async function getSession(db: D1Database, id: string): Promise<(SessionSu
 
 export async function createSession(
   db: D1Database,
-  s: { id: string; ownerId: string; machineId: string; agentId: string; cwd: string; title: string },
+  s: { id: string; ownerId: string; machineId: string; agentId: string; cwd: string; title: string; worktree?: SessionWorktree | null },
 ): Promise<void> {
   const now = Date.now();
   await db.batch([
     db
       .prepare(
-        "INSERT INTO sessions (id, owner_id, machine_id, agent_id, cwd, title, status, created_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?, 'starting', ?, ?)",
+        "INSERT INTO sessions (id, owner_id, machine_id, agent_id, cwd, title, status, created_at, last_activity_at, worktree_json) VALUES (?, ?, ?, ?, ?, ?, 'starting', ?, ?, ?)",
       )
-      .bind(s.id, s.ownerId, s.machineId, s.agentId, s.cwd, s.title, now, now),
+      .bind(s.id, s.ownerId, s.machineId, s.agentId, s.cwd, s.title, now, now, s.worktree ? JSON.stringify(s.worktree) : null),
     // The owner has seen what it just created (not "new since you looked" in its own list).
     db.prepare("INSERT INTO session_members (session_id, user_id, role, seen_at) VALUES (?, ?, 'owner', ?)").bind(s.id, s.ownerId, now),
   ]);
@@ -242,4 +256,14 @@ export async function setMachineHello(
 
 export async function setMachineOnline(db: D1Database, machineId: string, online: boolean, at: number): Promise<void> {
   await db.prepare("UPDATE machines SET online = ?, last_seen_at = ? WHERE id = ?").bind(online ? 1 : 0, at, machineId).run();
+}
+
+/** Of `ids`, those that are sessions on machine `machineId` (`baton doctor`'s orphan-worktree check). */
+export async function knownSessions(db: D1Database, machineId: string, ids: readonly string[]): Promise<string[]> {
+  if (!ids.length) return [];
+  const { results } = await db
+    .prepare(`SELECT id FROM sessions WHERE machine_id = ? AND id IN (${ids.map(() => "?").join(",")})`)
+    .bind(machineId, ...ids)
+    .all<{ id: string }>();
+  return results.map((r) => r.id);
 }

@@ -13,7 +13,8 @@ import { apiError } from "./api-error";
 import type { AccountScope } from "../shared/api";
 import type { AuthMode } from "./auth/identity";
 import { decideDeviceCode, deviceApproval, issueDeviceCode, pollDeviceCode } from "./device-auth";
-import { getMachine, machineForToken, type User } from "./d1-directory";
+import { getMachine, knownSessions, machineForToken, type User } from "./d1-directory";
+import { KnownSessionsBody } from "../shared/worktree";
 import type { Env } from "./env";
 
 /** Who asked for a code: Cloudflare's client address; local development has none. */
@@ -73,6 +74,16 @@ daemonPublicRoutes.get("/tunnel/check", async (c) => {
   const machine = m && (await getMachine(c.env.DB, m.id));
   if (!machine) return apiError(c, 401, "BAD_TOKEN", "unknown or revoked machine token");
   return c.json({ machine: { id: machine.id, name: machine.name }, protocolVersion: TUNNEL_PROTOCOL_VERSION, minProtocolVersion: MIN_DAEMON_PROTOCOL_VERSION });
+});
+
+/** For `baton doctor` (issue 28): which of these session ids still exist on this machine (orphan worktrees are the rest). */
+daemonPublicRoutes.post("/tunnel/sessions/known", async (c) => {
+  const token = c.req.header(TUNNEL_TOKEN_HEADER);
+  const m = token ? await machineForToken(c.env.DB, token) : null;
+  if (!m) return apiError(c, 401, "BAD_TOKEN", "unknown or revoked machine token");
+  const body = KnownSessionsBody.safeParse(await c.req.json().catch(() => null));
+  if (!body.success) return apiError(c, 400, "BAD_REQUEST", body.error.issues[0]?.message ?? "invalid body");
+  return c.json({ known: await knownSessions(c.env.DB, m.id, body.data.ids) });
 });
 
 export const deviceApprovalRoutes = new Hono<{ Bindings: Env; Variables: { user: User; via: AuthMode; scope: AccountScope } }>();

@@ -35,6 +35,8 @@ import { pushRoutes } from "./push/push-routes";
 import { exportRoutes } from "./export-routes";
 import { agentSessionRoutes } from "./agent-session-routes";
 import { fileListRoutes } from "./file-list-routes";
+import { dropWorktree, makeWorktree, worktreeRoutes } from "./worktree-routes";
+import { reviewRoutes } from "./review-routes";
 import { deleteSubscriptionsOfUser } from "./push/push-directory";
 import { type Env, machineStub, roomStub } from "./env";
 import { ATTACH_HEADER, MACHINE_ID_HEADER, SHARE_HEADER, VIEWER_HEADER } from "./headers";
@@ -123,6 +125,8 @@ app.route("/api", exportRoutes);
 
 // Issue 26: the agent's own sessions — list, import, fork (worker/agent-session-routes.ts).
 app.route("/api", agentSessionRoutes);
+app.route("/api", worktreeRoutes);
+app.route("/api", reviewRoutes);
 
 app.get("/api/me", (c) => c.json({ ...c.get("user"), authMode: c.get("via"), scope: c.get("scope") }));
 
@@ -169,8 +173,18 @@ app.post("/api/sessions", async (c) => {
     return apiError(c, 400, "CWD_OUTSIDE_ROOTS", `the directory is outside the machine's allowed roots (${machine.roots.join(", ")})`);
   const id = crypto.randomUUID();
   const title = parsed.data.title?.trim() || `${agent.label} · ${parsed.data.cwd.split("/").filter(Boolean).pop() ?? parsed.data.cwd}`;
-  await createSession(c.env.DB, { id, ownerId: user.id, machineId: machine.id, agentId: agent.id, cwd: parsed.data.cwd, title });
-  await roomStub(c.env, id).init({ sessionId: id, machineId: machine.id, agentId: agent.id, cwd: parsed.data.cwd, title, ownerId: user.id });
+  // Issue 28: the worktree first; a refusal creates nothing, and a session that then fails drops it again.
+  const made = parsed.data.worktree ? await makeWorktree(c.env, machine.id, id, parsed.data.cwd, parsed.data.worktree) : null;
+  if (made && !made.ok) return apiError(c, made.status, made.code, made.message);
+  const worktree = made?.worktree ?? null;
+  const cwd = worktree?.path ?? parsed.data.cwd;
+  try {
+    await createSession(c.env.DB, { id, ownerId: user.id, machineId: machine.id, agentId: agent.id, cwd, title, worktree });
+    await roomStub(c.env, id).init({ sessionId: id, machineId: machine.id, agentId: agent.id, cwd, title, ownerId: user.id });
+  } catch (err) {
+    if (worktree) await dropWorktree(c.env, machine.id, worktree);
+    throw err;
+  }
   c.executionCtx.waitUntil(publishSession(c.env, id));
   return c.json({ session: await getSession(c.env.DB, id) }, 201);
 });

@@ -1,5 +1,6 @@
 /** The demo agent's ACP handlers (agent side of the SDK). The script it plays is documented in main.ts. */
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
 import * as acp from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import { receivedLines } from "./demo-received";
@@ -301,6 +302,9 @@ async function playScript(p: PlayContext): Promise<void> {
       await stream("Let me think about this. The user wants a demo of thoughts; I will reason briefly, then answer.", think);
       await stream("**Answer:** thinking is shown collapsed above this line.");
       break;
+    case "write":
+      await playWrite(p, script.file, script.text, { update, stream });
+      break;
     case "plan":
     case "tool":
     case "permission":
@@ -395,6 +399,28 @@ async function playTool(p: PlayContext, { update, stream }: PlayIo): Promise<voi
     rawOutput: { ok: true },
   });
   await stream("I edited `demo.txt` (nothing was written to disk: this is a demo).");
+}
+
+/** `write FILE TEXT`: a real edit in the session's directory, reported as an edit tool call with its diff. */
+async function playWrite(p: PlayContext, file: string, text: string, { update, stream }: PlayIo): Promise<void> {
+  const toolCallId = `write-${randomUUID()}`;
+  const path = `${p.session.cwd.replace(/\/$/, "")}/${file}`;
+  await update({ sessionUpdate: "tool_call", toolCallId, title: `Write ${file}`, kind: "edit", status: "pending", locations: [{ path }], rawInput: { path } });
+  let oldText: string | null = null;
+  try {
+    oldText = fs.readFileSync(path, "utf8");
+  } catch {
+    // a new file
+  }
+  const newText = `${text}\n`;
+  try {
+    fs.writeFileSync(path, newText);
+  } catch (err) {
+    await update({ sessionUpdate: "tool_call_update", toolCallId, status: "failed", content: [{ type: "content", content: { type: "text", text: String(err) } }] });
+    return;
+  }
+  await update({ sessionUpdate: "tool_call_update", toolCallId, status: "completed", content: [{ type: "diff", path, oldText, newText }] });
+  await stream(`I wrote \`${file}\`.`);
 }
 
 async function playPermission(p: PlayContext, { update, stream }: PlayIo): Promise<void> {

@@ -24,7 +24,12 @@ export type DemoScript =
   | { kind: "error" }
   | { kind: "unknown" }
   | { kind: "config"; units: number }
-  | { kind: "burst"; count: number };
+  | { kind: "burst"; count: number }
+  /** Writes `text` (and a newline) to `file` in the session's directory: a real edit (worktrees, changes view). */
+  | { kind: "write"; file: string; text: string };
+
+/** A `write` file name: one plain segment in the session's directory (no folders, no dot-files, no `..`). */
+const WRITE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
 
 function intArg(word: string | undefined, fallback: number, max: number, min = 0): number {
   if (word === undefined) return fallback;
@@ -66,6 +71,8 @@ export function parseDemoScript(text: string): DemoScript {
       return { kind: "config", units: intArg(arg, 0, MAX_SLEEP_UNITS) };
     case "burst":
       return { kind: "burst", count: intArg(arg, DEFAULT_BURST, MAX_BURST, 1) };
+    case "write":
+      return arg && WRITE_NAME.test(arg) ? { kind: "write", file: arg, text: words.slice(2).join(" ") } : { kind: "markdown" };
     default:
       return { kind: "markdown" };
   }

@@ -21,6 +21,7 @@
  *   unknown          a session/update with sessionUpdate "_demo_custom" (not in the SDK schema)
  *   config [N]       (after N sleep units) replies with model / mode / thought_level pinned at turn start
  *   burst N          N tiny chunks as fast as possible (default 1000)
+ *   write FILE TEXT  writes TEXT to FILE (one plain name) in the session's directory: a real edit tool call with its diff
  *
  * A prompt with images, embedded files or `resource_link` blocks (an @-mention) gets one line each in the markdown
  * reply: "I received a link to <name> (<uri>)." (demo-received.ts).

@@ -17,6 +17,11 @@ export type DaemonOptions = {
   agents?: string[];
   /** Extra agents (config file `agents`); an id equal to a preset replaces it. */
   customAgents?: CustomAgent[];
+  /**
+   * Where sessions' git worktrees are made (issue 28; the CLI: config `worktrees`, default
+   * `$XDG_DATA_HOME/baton/worktrees`). Created at start and allowed like a root. Unset: no worktrees.
+   */
+  worktreesDir?: string | null;
   /** Local backstop on concurrent turns; null/undefined = none (the Machine DO enforces the budget). */
   budget?: number | null;
   /** Hostname reported in hello (default os.hostname()). */

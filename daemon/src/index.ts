@@ -1,9 +1,12 @@
 /** Programmatic entry: `startDaemon(options)` runs the ACP host and the tunnel in this process. */
+import fs from "node:fs";
 import os from "node:os";
 import { Id } from "../../shared/viewer-protocol";
 import type { AgentInfo } from "../../shared/tunnel-protocol";
 import { detectAgents, type ResolvedAgent } from "./agent/agent-presets";
-import { resolveRoots } from "./allowed-roots";
+import { isInside, resolveRoots } from "./allowed-roots";
+import { gitRunner } from "./git/git-run";
+import { createGitAskHandler, GIT_ASK_KINDS } from "./git/git-asks";
 import { migrateCapabilityCache, readCapabilityCache, sameCapabilities, withLearnt, writeCapabilityCache, type CapabilityCache } from "./agent/capability-cache";
 import type { DaemonOptions } from "./daemon-options";
 import { errorMessage, makeLogger, type Logger } from "./log";
@@ -42,6 +45,9 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   const { roots, missing } = resolveRoots(options.roots?.length ? options.roots : [process.cwd()]);
   for (const m of missing) log.warn(`root ${m} does not exist or is not a directory; ignored`);
   if (!roots.length) throw new Error("startDaemon: none of the roots exists");
+  const worktreesDir = managedWorktrees(options.worktreesDir ?? null, log);
+  // Sessions run in their worktrees: the folder is allowed like a root.
+  if (worktreesDir && !roots.some((r) => isInside(worktreesDir, r))) roots.push(worktreesDir);
 
   const agents: ResolvedAgent[] = detectAgents({ custom: options.customAgents, only: options.agents, demoEnv: options.demoEnv });
   const unknown = (options.agents ?? []).filter((id) => !agents.some((a) => a.info.id === id));
@@ -74,6 +80,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   };
 
   let tunnel: TunnelClient | null = null;
+  const gitAsks = createGitAskHandler({ git: gitRunner(), roots, dir: worktreesDir });
   const host = createSessionHost({
     agents,
     roots,
@@ -101,7 +108,11 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     onCommand: (cmd) => host.handle(cmd),
     onAsk: routeAsks({
       // Issue 29: the session directory's files for the Sender's "@" picker.
-      byKind: { "files.list": createFileListHandler({ roots, log }) },
+      byKind: {
+        "files.list": createFileListHandler({ roots, log }),
+        // Issue 28: a session's git worktree (status, commit, diff).
+        ...Object.fromEntries(GIT_ASK_KINDS.map((k) => [k, gitAsks])),
+      },
       // Issue 26: the agent's own sessions (list / find / delete / fork) on a short-lived agent process.
       otherwise: createAskHandler({
         agents,
@@ -169,4 +180,16 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     tunnel: t,
     log,
   };
+}
+
+/** The worktrees folder, created when missing (real path); null when unset or it cannot be made (logged). */
+function managedWorktrees(dir: string | null, log: Logger): string | null {
+  if (!dir) return null;
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    return fs.realpathSync(dir);
+  } catch (err) {
+    log.warn(`worktrees folder ${dir} cannot be used (${errorMessage(err)}); sessions get no worktrees`);
+    return null;
+  }
 }

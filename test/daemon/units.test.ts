@@ -161,6 +161,9 @@ describe("small pieces", () => {
 
   it("demo script parsing and lossless chunking", () => {
     expect(parseDemoScript("sleep 30")).toEqual({ kind: "sleep", units: 30 });
+    expect(parseDemoScript("write notes.md hello there")).toEqual({ kind: "write", file: "notes.md", text: "hello there" });
+    expect(parseDemoScript("write ../x.md hi")).toEqual({ kind: "markdown" });
+    expect(parseDemoScript("write .env hi")).toEqual({ kind: "markdown" });
     expect(parseDemoScript("  Sleep")).toEqual({ kind: "sleep", units: 5 });
     expect(parseDemoScript("ASK me")).toEqual({ kind: "elicit" });
     for (const k of ["terminal", "warning", "fence", "blind"]) expect(parseDemoScript(`${k} now`)).toEqual({ kind: k });

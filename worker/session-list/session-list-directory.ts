@@ -6,6 +6,7 @@
 import type { AgentInfo } from "../../shared/tunnel-protocol";
 import type { SessionListItem, SessionListPage, SessionListQuery } from "../../shared/session-list";
 import { decodeCursor, encodeCursor } from "./session-list-rules";
+import { worktreeOf } from "../d1-directory";
 
 /** A member's row: the session as they see it (role, unread) and whose it is. */
 export type MemberItem = { userId: string; item: SessionListItem };
@@ -16,7 +17,7 @@ export const MAX_BULK_IDLE = 500;
 const ITEM_SELECT = `SELECT sm.user_id AS userId, s.id, s.title, s.machine_id AS machineId, m.name AS machineName, s.agent_id AS agentId,
   m.agents_json AS agentsJson, s.cwd, s.status, m.online AS machineOnline, s.created_at AS createdAt,
   s.last_activity_at AS lastActivityAt, s.first_prompt AS firstPrompt, s.agent_title AS agentTitle,
-  s.custom_title AS customTitle, s.archived_at AS archivedAt, s.needs_you AS needsYou, s.version, sm.seen_at AS seenAt,
+  s.worktree_json AS worktreeJson, s.custom_title AS customTitle, s.archived_at AS archivedAt, s.needs_you AS needsYou, s.version, sm.seen_at AS seenAt,
   CASE WHEN s.owner_id = sm.user_id THEN 'owner' ELSE sm.role END AS role
   FROM session_members sm JOIN sessions s ON s.id = sm.session_id JOIN machines m ON m.id = s.machine_id`;
 
@@ -35,6 +36,7 @@ type ItemRow = {
   lastActivityAt: number;
   firstPrompt: string | null;
   agentTitle: string | null;
+  worktreeJson: string | null;
   customTitle: string | null;
   archivedAt: number | null;
   needsYou: number;
@@ -60,6 +62,7 @@ function toItem(r: ItemRow): MemberItem {
       lastActivityAt: r.lastActivityAt,
       firstPrompt: r.firstPrompt,
       agentTitle: r.agentTitle,
+      worktree: worktreeOf(r.worktreeJson),
       customTitle: r.customTitle,
       archivedAt: r.archivedAt,
       needsYou: r.needsYou === 1,

@@ -29,6 +29,8 @@ export interface RoomRpc extends Rpc.DurableObjectBranded {
   onMachineStatus(status: MachineStatus): Promise<void>;
   /** The transcript as Markdown, streamed, with its download headers (404 when the session does not exist). */
   exportMarkdown(): Promise<Response>;
+  /** Issue 28 #2: the files the log's tool calls changed (shared/changes-from-log.ts), as JSON; null when gone. */
+  loggedChanges(): Promise<string | null>;
   /** A permission answered from a notification's Approve / Deny: the card's rules (first valid answer wins). */
   answerPermission(viewer: Viewer, requestId: string, optionId: string): Promise<RemoteAnswer>;
   /**

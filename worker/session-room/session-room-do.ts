@@ -28,6 +28,7 @@ import { RoomStore, type SessionMeta } from "./room-store";
 import { agentSessionOf } from "./room-state";
 import type { DestroyedRoom, RoomRpc } from "./room-rpc";
 import { exportMarkdown } from "./room-export";
+import { loggedChanges } from "./room-changes";
 import { isWatching, type PushEvent } from "../push/notify-rules";
 import { deliverPush } from "../push/push-delivery";
 import { pushEnabled } from "../push/push-sender";
@@ -142,6 +143,12 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
   async exportMarkdown(): Promise<Response> {
     if (this.gone()) return new Response("no such session", { status: 404 });
     return exportMarkdown(this.store, Date.now()) ?? new Response("no such session", { status: 404 });
+  }
+
+  async loggedChanges(): Promise<string | null> {
+    if (this.gone()) return null;
+    const changes = loggedChanges(this.store);
+    return changes ? JSON.stringify(changes) : null;
   }
 
   override async fetch(request: Request): Promise<Response> {

@@ -8,7 +8,9 @@ import Plus from "lucide-solid/icons/plus";
 import { api } from "../lib/api";
 import { toast } from "../lib/toasts";
 import { useMe } from "../lib/auth";
-import { createBody, pickAgent, pickCwd, pickMachine } from "../session/new-session-logic";
+import { createBody, pickAgent, pickCwd, pickMachine, shortPath } from "../session/new-session-logic";
+import { createWorktreeChoice } from "../session/worktree-choice";
+import { WorktreeFields } from "./WorktreeFields";
 
 /** The home page's New session form: machine → agent → directory → start; a guest sees why there is none. */
 export function NewSessionForm() {
@@ -26,6 +28,9 @@ export function NewSessionForm() {
   const agent = createMemo(() => pickAgent(machine(), agentId()));
   const cwd = () => pickCwd(machine(), typedCwd());
   const plan = createMemo(() => createBody(machine(), agent(), cwd()));
+  // The worktree's branch is proposed from the title the session will get (agent · folder).
+  const agentLabel = () => machine()?.agents.find((a) => a.id === agent())?.label ?? agent();
+  const worktree = createWorktreeChoice(machine, cwd, () => `${agentLabel()} ${shortPath(cwd())}`);
 
   const create = async (e: Event) => {
     e.preventDefault();
@@ -33,7 +38,8 @@ export function NewSessionForm() {
     if (!("body" in p)) return toast(p.reason, "error");
     setBusy(true);
     try {
-      const s = await api.createSession(p.body);
+      const wt = worktree.request();
+      const s = await api.createSession(wt ? { ...p.body, worktree: wt } : p.body);
       navigate(`/s/${encodeURIComponent(s.id)}`);
     } catch (err) {
       toast((err as Error).message || "Could not start the session", "error");
@@ -118,6 +124,7 @@ export function NewSessionForm() {
           </datalist>
         </label>
       </div>
+      <WorktreeFields choice={worktree} />
       <div class="form-foot">
         <span class="hint">
           <Show when={"reason" in plan() && machines()} fallback={machine() ? `Runs on ${machine()!.name}` : ""}>
@@ -127,7 +134,7 @@ export function NewSessionForm() {
             </Show>
           </Show>
         </span>
-        <button class="btn btn-primary" data-testid="create-session" type="submit" disabled={busy() || !("body" in plan())}>
+        <button class="btn btn-primary" data-testid="create-session" type="submit" disabled={busy() || !("body" in plan()) || worktree.checking()}>
           {busy() ? "Starting…" : "Start session"}
         </button>
       </div>

@@ -5,6 +5,7 @@ import { displayTitle, MAX_SESSION_TITLE } from "../../../shared/session-list-ru
 import { api } from "../lib/api";
 import { checkTitle, offersAgentDelete } from "../session/list-lifecycle";
 import { Modal } from "./Modal";
+import { createWorktreeRemoval, WorktreeRemovalFields } from "./WorktreeRemoval";
 
 export function RenameDialog(props: { session: SessionListItem; onSave: (title: string) => Promise<boolean>; onClose: () => void }) {
   const [value, setValue] = createSignal(props.session.customTitle ?? displayTitle(props.session));
@@ -58,9 +59,13 @@ export function DeleteDialog(props: { session: SessionListItem; onDelete: (delet
   // What the session's agent advertises lives with its machine (the owner's machines list); a failed read
   // offers no checkbox rather than one that cannot work.
   const [machines] = createResource(() => api.machines().catch(() => []));
+  // The worktree as the session says it now (the list's first paint carries rows without it).
+  const [current] = createResource(() => api.session(props.session.id).then((r) => r.session.worktree ?? null).catch(() => props.session.worktree ?? null));
+  const worktree = createWorktreeRemoval(() => props.session.id, () => current() ?? null);
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
+    if (!(await worktree.run())) return setBusy(false);
     const ok = await props.onDelete(alsoAgent());
     setBusy(false);
     if (ok) props.onClose();
@@ -81,6 +86,7 @@ export function DeleteDialog(props: { session: SessionListItem; onDelete: (delet
             </span>
           </label>
         </Show>
+        <WorktreeRemovalFields step={worktree} />
         <div class="modal-actions">
           <button type="button" class="btn" data-autofocus onClick={() => props.onClose()}>
             Cancel

@@ -35,6 +35,8 @@ const MembersPanel = lazy(() => import("./MembersPanel").then((m) => ({ default:
 const SessionSettings = lazy(() => import("./SessionSettings").then((m) => ({ default: m.SessionSettings })));
 /** Shown only after a Stop dropped queued messages: loads when it first has something to offer. */
 const DroppedOffer = lazy(() => import("./DroppedOffer").then((m) => ({ default: m.DroppedOffer })));
+/** A worktree session's git strip (issue 28) loads with the session's details, outside the page's initial JS. */
+const SessionGitBar = lazy(() => import("./SessionGitBar"));
 const AuthHelp = lazy(() => import("./AuthHelp").then((m) => ({ default: m.AuthHelp })));
 
 /** How long a reconnect may fail before we ask the API whether we still have access. */
@@ -220,6 +222,7 @@ function Session(props: { id: string; share?: SpectatorShare }) {
           <ConnectionBadge state={state.connection} onRetry={() => socket.reconnect()} />
         </div>
       </header>
+      <SessionGitBar session={session()} state={state} request={socket.request} />
 
       <Show when={notFound()}>
         <div class="banner banner-warn" data-testid="no-access-banner">

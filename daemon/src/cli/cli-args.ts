@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { CAPABILITIES_FILE_NAME } from "../agent/capability-cache";
-import { ConfigError, defaultConfigPath, readConfigFile } from "./config-file";
+import { ConfigError, defaultConfigPath, defaultWorktreesDir, readConfigFile } from "./config-file";
 import type { DaemonOptions } from "../daemon-options";
 import { insecureServerProblem } from "../tunnel/server-url";
 
@@ -37,7 +37,7 @@ const OPTION_HELP: Record<Exclude<OptionName, "help" | "version">, string> = {
                                                                            env BATON_ROOTS (${path.delimiter}-separated)`,
   agent: "--agent ID       only these agents (repeatable, or comma-separated): claude codex gemini qwen opencode pi copilot demo, or a custom id",
   config: `--config FILE    JSON config (default ${defaultConfigPath()}; env BATON_CONFIG):
-                   {"server","token","roots":[…],"agents":[{"id","label","command","args","env"}],"budget"}`,
+                   {"server","token","roots":[…],"agents":[{"id","label","command","args","env"}],"budget","worktrees"}`,
   "dry-run": "--dry-run        print the file and the commands instead of running them",
   debug: "--debug          also log agents' stderr                                   env BATON_DEBUG=1",
   user: "--user           sign in as yourself (for `baton attach`), not as this machine",
@@ -210,6 +210,7 @@ export function parseCli(args: readonly string[], env: NodeJS.ProcessEnv = proce
     agents: agents.length ? agents : undefined,
     customAgents: file.agents ?? [],
     budget: file.budget ?? null,
+    worktreesDir: path.resolve(cwd, (file.worktrees ?? defaultWorktreesDir(env)).replace(/^~(?=$|\/)/, env.HOME ?? "~")),
     debug: flags.debug === true || env.BATON_DEBUG === "1",
     capabilitiesFile: path.resolve(cwd, explicitCapabilities ?? path.join(defaultCacheDir(env), CAPABILITIES_FILE_NAME)),
     // Before the cache folder it lived beside the config file: read (moved) once.

@@ -14,12 +14,23 @@ export const ConfigFile = z.object({
   budget: z.number().int().min(1).max(64).optional(),
   /** `baton login --user`: the person's own sign-in per server (for `baton attach`), keyed by the server's origin. */
   userTokens: z.record(z.string(), z.string().min(1)).optional(),
+  /** Where sessions' git worktrees go (default: worktreesDir below). */
+  worktrees: z.string().min(1).optional(),
 });
 export type ConfigFile = z.infer<typeof ConfigFile>;
 
 export function defaultConfigPath(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_CONFIG_HOME?.trim() || path.join(os.homedir(), ".config");
   return path.join(base, "baton", "config.json");
+}
+
+/**
+ * Sessions' git worktrees: `$XDG_DATA_HOME/baton/worktrees`. Outside every repository (the original checkout
+ * sees no new untracked folder) and in a data folder, not a cache or /tmp (they hold uncommitted work).
+ */
+export function defaultWorktreesDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_DATA_HOME?.trim() || path.join(env.HOME?.trim() || os.homedir(), ".local", "share");
+  return path.join(base, "baton", "worktrees");
 }
 
 export class ConfigError extends Error {}

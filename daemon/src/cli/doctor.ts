@@ -19,6 +19,9 @@ import { lingerCheck, queryLinger } from "./linger";
 import { errorMessage } from "../log";
 import { serverBase } from "./login";
 import { serviceLocation } from "./service-files";
+import { gitRunner, type GitRun } from "../git/git-run";
+import { managedWorktrees, orphanCheck } from "../git/orphans";
+import { MAX_DOCTOR_WORKTREES } from "../../../shared/worktree";
 
 /** The oldest Node major the package is built for and tested on (daemon/package.json `engines`). */
 export const MIN_NODE_MAJOR = 20;
@@ -63,6 +66,7 @@ export type DoctorDeps = {
   fetch?: typeof fetch;
   probe?: typeof probeAgent;
   agents?: ResolvedAgent[];
+  git?: GitRun;
   /** Where the service check looks (default: this process's platform, home, user and env). */
   service?: { platform: NodeJS.Platform; home: string; user: string; env: NodeJS.ProcessEnv };
 };
@@ -101,7 +105,11 @@ export async function runDoctor(o: DaemonOptions, configFile: string, deps: Doct
       const insecure = insecureServerProblem(base, o.allowInsecureHttp === true);
       if (health === null && insecure)
         checks.push({ name: "token", ok: false, detail: `not checked: ${insecure}`, fix: `baton login https://${new URL(base).host}` });
-      else if (health === null) checks.push(await tokenCheck(doFetch, base, o.token));
+      else if (health === null) {
+        const token = await tokenCheck(doFetch, base, o.token);
+        checks.push(token);
+        if (token.ok && o.worktreesDir) checks.push(await worktreesCheck(doFetch, base, o.token, o.worktreesDir, deps.git ?? gitRunner()));
+      }
     }
   }
 
@@ -143,6 +151,27 @@ async function tokenCheck(doFetch: typeof fetch, base: string, token: string): P
     return { name: "token", ok: true, detail: `valid: machine "${String(body.machine?.name ?? "?")}", protocol ${TUNNEL_PROTOCOL_VERSION} (server ${min}–${max})` };
   } catch (err) {
     return { name: "token", ok: false, detail: `token check failed: ${errorMessage(err)}`, fix: "check the network and try again" };
+  }
+}
+
+/** Session worktrees under the managed folder whose session the server no longer has. */
+async function worktreesCheck(doFetch: typeof fetch, base: string, token: string, dir: string, git: GitRun): Promise<Check> {
+  const all = await managedWorktrees(git, dir);
+  if (!all.length) return { name: "worktrees", ok: true, detail: `none in ${dir}` };
+  const ids = [...new Set(all.flatMap((w) => (w.sessionId ? [w.sessionId] : [])))].slice(0, MAX_DOCTOR_WORKTREES);
+  try {
+    const r = await doFetch(`${base}/api/tunnel/sessions/known`, {
+      method: "POST",
+      headers: { [TUNNEL_TOKEN_HEADER]: token, "content-type": "application/json" },
+      body: JSON.stringify({ ids }),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    if (!r.ok) return { name: "worktrees", ok: true, warn: true, detail: `${all.length} in ${dir}; the server did not say which sessions exist (HTTP ${r.status})` };
+    const body: unknown = await r.json();
+    const known = typeof body === "object" && body !== null && "known" in body && Array.isArray(body.known) ? body.known.filter((k): k is string => typeof k === "string") : [];
+    return orphanCheck(all, new Set(known));
+  } catch (err) {
+    return { name: "worktrees", ok: true, warn: true, detail: `${all.length} in ${dir}; not checked: ${errorMessage(err)}` };
   }
 }
 
