@@ -153,7 +153,7 @@ describe("small pieces", () => {
     const c = initialAgentConfig(init, session);
     expect(c).toMatchObject({ steering: true, images: true, modes: { currentModeId: "code" }, models: { currentModelId: "m1" } });
     expect(c.configOptions).toEqual([{ id: "model", currentValue: "x" }]);
-    expect(initialAgentConfig({}, { modes: "garbage" })).toEqual({ modes: null, models: null, configOptions: [], steering: false, images: false, authMethods: [] });
+    expect(initialAgentConfig({}, { modes: "garbage" })).toEqual({ modes: null, models: null, configOptions: [], steering: false, images: false, embeddedContext: false, imageLimits: null, authMethods: [] });
     expect(configAfterUpdate(c, { sessionUpdate: "current_mode_update", currentModeId: "ask" })?.modes?.currentModeId).toBe("ask");
     expect(configAfterUpdate(c, { sessionUpdate: "agent_message_chunk" })).toBeNull();
     expect(configAfterSetOption(c, {}, "model", "y").configOptions).toEqual([{ id: "model", currentValue: "y" }]);
