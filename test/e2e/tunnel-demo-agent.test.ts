@@ -104,7 +104,9 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
 
   it("cutting the tunnel (the daemon process lives) 3 times mid-turn: every agent event arrives exactly once, in order", async () => {
     const { v } = await openIdleSession(e2e.stack.url);
-    const UNITS = 12;
+    // 10 s of turn (250 ms a unit) with the cuts in its first 2: on a loaded machine the viewer sees a unit late,
+    // and a 3 s turn could end — its queued follow-up too — before the last cut, leaving nothing to resume.
+    const UNITS = 40;
     const CUTS = 3;
     await v.op({ op: "message.send", id: "c1", blocks: text(`sleep ${UNITS}`) });
     await v.op({ op: "message.send", id: "c2", blocks: text("after the cuts") });
