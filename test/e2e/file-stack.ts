@@ -98,5 +98,8 @@ async function sharedStack(): Promise<Stack> {
     cutTunnel: () => {
       throw own("cut its tunnel");
     },
+    liveTunnels: () => {
+      throw own("see its tunnel");
+    },
   };
 }

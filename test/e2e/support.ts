@@ -22,6 +22,8 @@ export type Stack = {
   serverOutput(): string[];
   /** With `tunnelProxy`: drops the daemon's live tunnel connection(s) (the daemon process lives on); returns how many. */
   cutTunnel(): number;
+  /** With `tunnelProxy`: how many tunnel connections go through it now. */
+  liveTunnels(): number;
 };
 
 /** A prompt of one text block, as `message.send` carries it. */
@@ -85,6 +87,10 @@ export async function startTestStack(daemonEnv: Record<string, string> = FAST_DE
       if (!proxy) throw new Error("startTestStack({ tunnelProxy: true }) to cut the tunnel");
       return proxy.cut();
     },
+    liveTunnels() {
+      if (!proxy) throw new Error("startTestStack({ tunnelProxy: true }) to see the tunnel");
+      return proxy.live();
+    },
     async stop() {
       await stack.stop();
       await proxy?.close();
@@ -93,7 +99,7 @@ export async function startTestStack(daemonEnv: Record<string, string> = FAST_DE
 }
 
 /** A loopback TCP relay to `targetPort`; `cut()` destroys every live connection pair. */
-export async function startTcpRelay(targetPort: number): Promise<{ port: number; cut(): number; close(): Promise<void> }> {
+export async function startTcpRelay(targetPort: number): Promise<{ port: number; cut(): number; live(): number; close(): Promise<void> }> {
   const pairs = new Set<[Socket, Socket]>();
   const server = createServer((down) => {
     const up = connect(targetPort, "127.0.0.1");
@@ -122,6 +128,7 @@ export async function startTcpRelay(targetPort: number): Promise<{ port: number;
   return {
     port: (server.address() as { port: number }).port,
     cut,
+    live: () => pairs.size,
     async close() {
       cut();
       await new Promise<void>((res) => server.close(() => res()));

@@ -5,7 +5,7 @@
 import { abortAllDurableObjects, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { fold, initialSessionState } from "../../shared/fold";
-import { MAX_ID_LENGTH, MAX_QUEUE_BYTES, MAX_QUEUE_DEPTH, MAX_TUNNEL_BACKLOG_BYTES, MAX_TUNNEL_FRAME_BYTES, RATE_NOTICE_WINDOW_MS, SETTLED_RING_SIZE } from "../../shared/limits";
+import { MAX_ID_LENGTH, MAX_QUEUE_BYTES, MAX_QUEUE_DEPTH, MAX_TUNNEL_BACKLOG_BYTES, MAX_TUNNEL_FRAME_BYTES, MAX_VIEWER_FRAME_BYTES, RATE_NOTICE_WINDOW_MS, SETTLED_RING_SIZE } from "../../shared/limits";
 import type { DaemonEvent } from "../../shared/tunnel-protocol";
 import { newSession, setupSession, TestDaemon, TestViewer, text, waitFor } from "./harness";
 
@@ -396,7 +396,7 @@ export async function hostileThenNormal(runs: number, stepMs = 10_000): Promise<
           : k === 1 ? JSON.stringify([i])
           : k === 2 ? JSON.stringify({ op: "message.send", rid: `h${i}`, id: `h${i}` })
           : k === 3 ? JSON.stringify({ op: "nope", rid: `h${i}` })
-          : k === 4 ? "z".repeat(300_000)
+          : k === 4 ? "z".repeat(MAX_VIEWER_FRAME_BYTES + 1)
           : k === 5 ? JSON.stringify({ op: "queue.move", rid: `h${i}`, id: 5 })
           : k === 6 ? JSON.stringify({ op: "message.send", rid: `h${i}`, id: `h${i}`, blocks: text("   ") })
           : "{",

@@ -1,6 +1,7 @@
 import { abortAllDurableObjects, evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { MAX_VIEWER_FRAME_BYTES } from "../../shared/limits";
 import { setupSession, TestViewer, text, waitFor } from "./harness";
 
 const room = (id: string) => env.SESSION_ROOM.get(env.SESSION_ROOM.idFromName(id));
@@ -86,7 +87,7 @@ describe("replay and durability", () => {
     a.raw(JSON.stringify({ op: "rm -rf", rid: "u1" }));
     a.raw(JSON.stringify({ op: "message.send", rid: "b1", id: "x" }));
     a.raw(JSON.stringify({ op: "message.send", rid: "big", id: "y", blocks: text("x".repeat(200_000)) }));
-    a.raw("z".repeat(300_000));
+    a.raw("z".repeat(MAX_VIEWER_FRAME_BYTES + 1));
     a.raw(JSON.stringify({ op: "message.send", rid: "e1", id: "e", blocks: text("   ") }));
     await waitFor(() => errs().length === 7, "7 errors");
     expect(errs().map((e) => (e.type === "error" ? e.code : ""))).toEqual([
