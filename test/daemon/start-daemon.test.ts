@@ -8,6 +8,10 @@ import { sendFrame, useMachineServers, type Conn } from "./fake-machine";
 import { FAST_DEMO_ENV, useDaemons, useTmpDirs } from "./host-harness";
 
 const TOKEN = "tok-abcdef-0123456789";
+/** One step's limit (a spawned CLI under tsx starts in seconds on a loaded 2-core machine; 8 s was missed there). */
+const STEP_MS = 20_000;
+/** A test of several such steps. */
+const TEST_MS = 90_000;
 const events = (c: Conn): DaemonEvent[] => c.frames.flatMap((f) => (f.type === "event" ? [f.event] : []));
 
 const tempDir = useTmpDirs();
@@ -40,11 +44,11 @@ describe("startDaemon (in-process) against a fake Machine DO", () => {
     await daemon.connected(3000);
 
     sendFrame(conn.ws, { type: "command", n: 1, command: { t: "session.open", sessionId: "s1", agentId: "demo", cwd: root } });
-    await srv.until(() => events(conn).some((e) => e.t === "session.ready"), 8000);
+    await srv.until(() => events(conn).some((e) => e.t === "session.ready"), STEP_MS);
     sendFrame(conn.ws, { type: "command", n: 2, command: { t: "prompt", sessionId: "s1", turnId: "t1", messageId: "m1", blocks: [{ type: "text", text: "hi there" }] } });
     sendFrame(conn.ws, { type: "command", n: 2, command: { t: "prompt", sessionId: "s1", turnId: "t1", messageId: "m1", blocks: [{ type: "text", text: "hi there" }] } }); // resend
     sendFrame(conn.ws, { type: "command", n: 3, command: { t: "nonsense", sessionId: "s1" } });
-    await srv.until(() => events(conn).some((e) => e.t === "turn.ended"), 8000);
+    await srv.until(() => events(conn).some((e) => e.t === "turn.ended"), STEP_MS);
     const ended = events(conn).find((e) => e.t === "turn.ended");
     expect(ended).toMatchObject({ turnId: "t1", stopReason: "end_turn" });
     expect(events(conn).filter((e) => e.t === "turn.started")).toHaveLength(1);
@@ -56,7 +60,7 @@ describe("startDaemon (in-process) against a fake Machine DO", () => {
 
     // a reconnect reports the live session and what was processed
     conn.ws.terminate();
-    await srv.until(() => srv.conns[1]?.frames.length === 1, 4000);
+    await srv.until(() => srv.conns[1]?.frames.length === 1, STEP_MS);
     expect(srv.conns[1]!.frames[0]).toMatchObject({
       type: "hello",
       epoch: daemon.epoch,
@@ -65,7 +69,7 @@ describe("startDaemon (in-process) against a fake Machine DO", () => {
     });
     expect(logs.some((l) => l.includes("does not exist"))).toBe(true);
     expect(logs.join("\n")).not.toContain(TOKEN);
-  });
+  }, TEST_MS);
 });
 
 const BIN = fileURLToPath(new URL("../../daemon/bin/baton.mjs", import.meta.url));
@@ -99,14 +103,14 @@ describe("baton CLI (spawned)", () => {
     child.stdout.on("data", (d) => (output += String(d)));
     const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
     try {
-      await srv.until(() => srv.conns[0]?.frames.length === 1, 8000);
+      await srv.until(() => srv.conns[0]?.frames.length === 1, STEP_MS);
       const conn = srv.conns[0]!;
       expect(conn.headers["x-baton-machine-token"]).toBe(TOKEN);
       sendFrame(conn.ws, { type: "welcome", machineId: "m1", lastSeenUp: 0 });
       sendFrame(conn.ws, { type: "command", n: 1, command: { t: "session.open", sessionId: "s1", agentId: "demo", cwd: root } });
-      await srv.until(() => events(conn).some((e) => e.t === "session.ready"), 8000);
+      await srv.until(() => events(conn).some((e) => e.t === "session.ready"), STEP_MS);
       sendFrame(conn.ws, { type: "command", n: 2, command: { t: "prompt", sessionId: "s1", turnId: "t1", messageId: "m1", blocks: [{ type: "text", text: "sleep 100" }] } });
-      await srv.until(() => events(conn).some((e) => e.t === "turn.started"), 4000);
+      await srv.until(() => events(conn).some((e) => e.t === "turn.started"), STEP_MS);
       const agentPids = fs
         .readdirSync("/proc")
         .filter((p) => /^\d+$/.test(p))
@@ -137,5 +141,5 @@ describe("baton CLI (spawned)", () => {
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
     }
-  });
+  }, TEST_MS);
 });
