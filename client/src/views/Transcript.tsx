@@ -272,7 +272,7 @@ export function Transcript(props: Props) {
         }}
       </For>
       <Show when={showWorking()}>
-        <div class="row row-working" data-testid="working" aria-label="The agent is working">
+        <div class="row row-working" data-testid="working" role="img" aria-label="The agent is working">
           <span class="typing">
             <i />
             <i />
