@@ -3,10 +3,10 @@
  * is in (New session's worktree option), the worktree made for a new session (and dropped again when the
  * session could not be created: nothing half-made), and its removal when the session is archived or deleted.
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AccountScope } from "../shared/api";
-import { AskErrorCode } from "../shared/tunnel-ask";
+import { AskErrorCode, type AskKind, type AskOutcome } from "../shared/tunnel-ask";
 import { CommitBody, type RepoInfo, type SessionWorktree, type WorktreeRequest } from "../shared/worktree";
 import { apiError } from "./api-error";
 import { ask, askRefusal } from "./agent-session-routes";
@@ -19,6 +19,16 @@ type RouteEnv = { Bindings: Env; Variables: { user: User; scope: AccountScope } 
 export const worktreeRoutes = new Hono<RouteEnv>();
 
 /** The repository `cwd` is in; any failure to ask reads as the reason the option is off (never an error page). */
+
+/** A route's answer to an ask: its result, or its refusal as the API error it maps to. */
+function answerAsk<K extends AskKind>(c: Context, out: AskOutcome<K>) {
+  if (!out.ok) {
+    const r = askRefusal(out);
+    return apiError(c, r.status, r.code, r.message);
+  }
+  return c.json(out.result);
+}
+
 worktreeRoutes.get("/machines/:machineId/git", async (c) => {
   const cwd = c.req.query("cwd") ?? "";
   if (!cwd || cwd.length > 4096) return apiError(c, 400, "BAD_REQUEST", "cwd required (at most 4096 characters)");
@@ -66,11 +76,7 @@ worktreeRoutes.post("/sessions/:id/worktree/remove", async (c) => {
   const wt = access.session.worktree;
   if (!wt) return apiError(c, 404, "NO_WORKTREE", "this session runs in its directory, not in a worktree");
   const out = await ask(c.env, access.session.machineId, { kind: "git.worktree.remove", path: wt.worktreePath, force: body.data.force });
-  if (!out.ok) {
-    const r = askRefusal(out);
-    return apiError(c, r.status, r.code, r.message);
-  }
-  return c.json(out.result);
+  return answerAsk(c, out);
 });
 
 /** The session's worktree and the caller's role, or the refusal as a response. */
@@ -87,11 +93,7 @@ worktreeRoutes.get("/sessions/:id/git/status", async (c) => {
   const found = await worktreeOf(c);
   if (!found.ok) return apiError(c, 404, found.code, found.message);
   const out = await ask(c.env, found.access.session.machineId, { kind: "git.status", path: found.wt.worktreePath });
-  if (!out.ok) {
-    const r = askRefusal(out);
-    return apiError(c, r.status, r.code, r.message);
-  }
-  return c.json(out.result);
+  return answerAsk(c, out);
 });
 
 /** Commits everything in the worktree with the person's message (owner and members). */
@@ -102,11 +104,7 @@ worktreeRoutes.post("/sessions/:id/git/commit", async (c) => {
   if (!found.ok) return apiError(c, 404, found.code, found.message);
   if (!canWrite(found.access.role)) return apiError(c, 403, "FORBIDDEN", "viewers cannot commit");
   const out = await ask(c.env, found.access.session.machineId, { kind: "git.commit", path: found.wt.worktreePath, message: body.data.message });
-  if (!out.ok) {
-    const r = askRefusal(out);
-    return apiError(c, r.status, r.code, r.message);
-  }
-  return c.json(out.result);
+  return answerAsk(c, out);
 });
 
 /** Issue 28 #2: the files the worktree changed against its base, with their diffs (bounded by the daemon). */
@@ -114,11 +112,7 @@ worktreeRoutes.get("/sessions/:id/git/diff", async (c) => {
   const found = await worktreeOf(c);
   if (!found.ok) return apiError(c, 404, found.code, found.message);
   const out = await ask(c.env, found.access.session.machineId, { kind: "git.diff", path: found.wt.worktreePath });
-  if (!out.ok) {
-    const r = askRefusal(out);
-    return apiError(c, r.status, r.code, r.message);
-  }
-  return c.json(out.result);
+  return answerAsk(c, out);
 });
 
 /** Issue 28 #2: the changes from the room's log (works with the machine offline), for everyone who sees the session. */
