@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../shared/viewer-protocol";
 import { fold, initialSessionState, rowById } from "../../shared/fold";
 import { MAX_TERMINAL_OUTPUT_CHARS } from "../../shared/limits";
-import { compactEvents } from "./compact-events";
+import { compactEvents, compactItems, MAX_ITEM_CHARS } from "./compact-events";
 
 const acp = (update: Record<string, unknown>): SessionEvent => ({ kind: "acp", update: update as any });
 const chunk = (text: string, messageId?: string, kind = "agent_message_chunk") =>
@@ -87,5 +87,33 @@ describe("compactEvents", () => {
     const out = compactEvents(Array.from({ length: n }, (_, i) => ({ seq: i + 1, event: chunk("ab", "m") })));
     expect(out).toHaveLength(1);
     expect(((out[0]!.event as any).update.content.text as string).length).toBe(2 * n);
+  });
+
+  it("a message past MAX_ITEM_CHARS is stored as its row's item and parts, each bounded; the fold shows one row with the whole text", () => {
+    for (const messageId of ["m", undefined]) {
+      const piece = "é\"x".repeat(1000); // escaped quotes count: the body is JSON
+      const n = Math.ceil((3 * MAX_ITEM_CHARS) / piece.length);
+      const raw: SessionEvent[] = [
+        { kind: "user_message", id: "u", blocks: [{ type: "text", text: "long" }], author: { id: "a", name: "A" }, at: 1 },
+        ...Array.from({ length: n }, () => chunk(piece, messageId)),
+        { kind: "queue_state", entries: [], flushed: false },
+        chunk("the end", messageId),
+        { kind: "session_status", state: "idle", stopReason: "end_turn" },
+      ];
+      const seqd = raw.map((event, i) => ({ seq: i + 1, event }));
+      const { items } = compactItems(seqd);
+      for (const it of items) expect(JSON.stringify(it.events).length).toBeLessThanOrEqual(MAX_ITEM_CHARS);
+      const head = items.find((it) => it.pos === 2)!;
+      const parts = items.filter((it) => it.partOf !== null);
+      expect(parts.length).toBeGreaterThanOrEqual(3);
+      expect(parts.every((p) => p.partOf === head.pos && p.rows === 0)).toBe(true);
+      const live = seqd.reduce((s, { seq, event }) => fold(s, { type: "event", seq, event }), initialSessionState());
+      const out = compactEvents(seqd);
+      const replayed = fold(initialSessionState(), { type: "snapshot", seq: seqd.length, events: out.map((o) => o.event), at: out.map((o) => o.seq) });
+      const answer = replayed.rows.filter((r) => r.kind === "agent");
+      expect(answer).toHaveLength(1);
+      expect(answer[0]).toMatchObject({ kind: "agent", text: piece.repeat(n) + "the end" });
+      expect(live.rows.filter((r) => r.kind === "agent").map((r) => r.kind === "agent" && r.text)).toEqual([piece.repeat(n) + "the end"]);
+    }
   });
 });

@@ -11,12 +11,23 @@
  * continues from a saved `CompactState` over a store of items (`ItemSink`) — so the room keeps it in
  * SQLite and a join or a history page reads O(window) items instead of re-folding the session.
  * Pure: the sink is the only I/O. Mirrors the fold's rules (shared/fold.ts) for where a row begins.
+ *
+ * A streamed message's item is bounded (MAX_ITEM_CHARS): past the bound its later chunks go to a
+ * part — an item of no row of its own (`partOf`: the pos of the row it continues) — whose chunks the
+ * fold appends to the same row, as it appends consecutive chunks. Readers that fold a slice of items
+ * alone (a history page, a search hit, an export step) keep a row's parts with it.
  */
 import { NORMAL_STOPS } from "../../shared/fold";
 import { canMergeToolMeta, mergeToolMeta } from "../../shared/terminal-output";
 import type { SessionEvent } from "../../shared/viewer-protocol";
 
 export type Seqd = { seq: number; event: SessionEvent };
+
+/**
+ * Largest body of one compacted item (its events' JSON, in UTF-16 units; at most 3 UTF-8 bytes each):
+ * 3 × 256 Ki stays well under a Durable Object's 2 MB SQLite value and a socket message's 1 MiB.
+ */
+export const MAX_ITEM_CHARS = 256 * 1024;
 
 /** One transcript row's events (or an event that makes no row), at the seq where the row began. */
 export type Compacted = {
@@ -27,6 +38,8 @@ export type Compacted = {
   key: string | null;
   /** Rows it adds to the transcript (0 or 1). */
   rows: number;
+  /** A part of a longer item: the pos of the row it continues (its chunks append to that row); else null. */
+  partOf: number | null;
   /** A turn was running just before it began (a window starting here must say so). */
   active: boolean;
   events: SessionEvent[];
@@ -48,7 +61,9 @@ export type CompactState = {
   /** The latest session-wide event of each kind (`available_commands_update`…). */
   session: Record<string, Seqd>;
 };
-type Run = { pos: number; messageId: string | null };
+/** `pos`: the item (the row's, or its latest part) the run's next chunk merges into; `chars`: its body's
+ *  length (absent in a state saved before parts: measured from the item then). */
+type Run = { pos: number; messageId: string | null; chars?: number };
 
 export function initialCompactState(): CompactState {
   return { upto: 0, run: { agent: null, thought: null }, lastRow: 0, plan: null, turnActive: false, lastClose: 0, session: {} };
@@ -68,6 +83,11 @@ type AcpEvent = Extract<SessionEvent, { kind: "acp" }>;
 
 function str(v: unknown): string | null {
   return typeof v === "string" ? v : null;
+}
+
+/** An item's body length as stored (JSON of its events). */
+function itemChars(events: readonly SessionEvent[]): number {
+  return JSON.stringify(events).length;
 }
 
 /** The text of a text chunk; null for other content (images…). */
@@ -104,8 +124,8 @@ function keepsTurn(e: Extract<SessionEvent, { kind: "session_status" }>): boolea
 export function compactInto(sink: ItemSink, state: CompactState, events: Iterable<Seqd>): CompactState {
   const s: CompactState = { ...state, run: { ...state.run }, session: { ...state.session } };
 
-  const born = (seq: number, event: SessionEvent, key: string | null, rows: number): Compacted => {
-    const item: Compacted = { pos: seq, seq, key, rows, active: s.turnActive, events: [event] };
+  const born = (seq: number, event: SessionEvent, key: string | null, rows: number, partOf: number | null = null): Compacted => {
+    const item: Compacted = { pos: seq, seq, key, rows, partOf, active: s.turnActive, events: [event] };
     sink.put(item);
     if (rows) s.lastRow = seq;
     return item;
@@ -225,18 +245,29 @@ export function compactInto(sink: ItemSink, state: CompactState, events: Iterabl
     const run = s.run[stream];
     // The run goes on while no other row began after it (the fold appends to its open row while it is the latest).
     const item = run && run.messageId === messageId && s.lastRow <= run.pos ? sink.byPos(run.pos) : null;
-    if (item) {
+    if (run && item) {
       const last = item.events[item.events.length - 1]!;
       const lastText = last.kind === "acp" ? chunkText(last) : null;
-      if (text !== null && lastText !== null && last.kind === "acp") sink.put({ ...item, seq, events: [...item.events.slice(0, -1), withText(last, lastText + text)] });
+      const merges = text !== null && lastText !== null && last.kind === "acp";
+      // What the body grows by: the text as JSON escapes it, or the whole event and a comma.
+      const grows = merges ? JSON.stringify(text).length - 2 : JSON.stringify(e).length + 1;
+      const chars = (run.chars ?? itemChars(item.events)) + grows;
+      if (chars > MAX_ITEM_CHARS) {
+        // Full: the chunk begins a part of the same row (the fold appends it as it appends the next chunk).
+        const part = born(seq, e, null, 0, item.partOf ?? item.pos);
+        s.run[stream] = { pos: part.pos, messageId, chars: itemChars(part.events) };
+        return;
+      }
+      if (merges) sink.put({ ...item, seq, events: [...item.events.slice(0, -1), withText(last, lastText + text)] });
       else addTo(item, seq, e);
+      s.run[stream] = { ...run, chars };
       return;
     }
     // A message id seen before (after other rows) appends to that row in the fold: no new row here.
     const key = messageId ? `${stream}:${messageId}` : null;
     const rows = key && sink.byKey(key) ? 0 : 1;
     const created = born(seq, e, rows ? key : null, rows);
-    s.run[stream] = { pos: created.pos, messageId };
+    s.run[stream] = { pos: created.pos, messageId, chars: itemChars(created.events) };
     // The other stream's open row is no longer the latest row.
   }
 }

@@ -12,6 +12,7 @@ import type { StoredEvent } from "./stored-event";
 const RUN_KIND = "run";
 /** Log events compacted per write-back step: bounds the items held in memory while a long log catches up. */
 const COMPACT_STEP_EVENTS = 4096;
+const ITEM_COLUMNS = "pos, seq, key, rows, part_of, active, body";
 /** Compacted items read per query when paging back: a page's rows plus the turn markers between them. */
 const READ_STEP_ITEMS = 128;
 
@@ -124,10 +125,16 @@ export class RoomLogStore {
     let bytes = 0;
     // Read in bounded steps (a cursor need not be lazy): O(page) whatever the session's length.
     for (let below = before, done = false; !done; ) {
-      const step = this.sql.exec<ItemRow>("SELECT pos, seq, key, rows, active, body FROM compacted WHERE pos < ? ORDER BY pos DESC LIMIT ?", below, READ_STEP_ITEMS).toArray();
+      const step = this.sql.exec<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM compacted WHERE pos < ? ORDER BY pos DESC LIMIT ?`, below, READ_STEP_ITEMS).toArray();
       done = step.length < READ_STEP_ITEMS;
       for (const r of step) {
-        if (counted >= rows || (counted > 0 && r.rows > 0 && bytes + r.body.length > maxBytes)) {
+        if (counted >= rows) {
+          done = true;
+          break;
+        }
+        if (counted > 0 && r.rows > 0 && bytes + r.body.length > maxBytes) {
+          // This row stays for the next page: so do its parts read after the last row taken.
+          while (items.length && items[items.length - 1]!.rows === 0) items.pop();
           done = true;
           break;
         }
@@ -149,27 +156,47 @@ export class RoomLogStore {
    * (null: no row before `before`); `more`: row items exist below it.
    */
   searchSlice(before: number, scan: number, like: string | null): { items: Compacted[]; lowest: number | null; more: boolean } {
-    const slice = "SELECT pos, seq, key, rows, active, body FROM compacted WHERE pos < ? AND rows > 0 ORDER BY pos DESC LIMIT ?";
+    const slice = `SELECT ${ITEM_COLUMNS} FROM compacted WHERE pos < ? AND rows > 0 ORDER BY pos DESC LIMIT ?`;
+    // A row stored with parts is always read whole (a match may span where one part ends and the next begins).
     const items = (
       like === null
         ? this.sql.exec<ItemRow>(slice, before, scan)
-        : this.sql.exec<ItemRow>(`SELECT * FROM (${slice}) WHERE body LIKE ? ESCAPE '\\' ORDER BY pos DESC`, before, scan, like)
+        : this.sql.exec<ItemRow>(
+            `SELECT * FROM (${slice}) s WHERE body LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM compacted p WHERE p.part_of = s.pos) ORDER BY pos DESC`,
+            before,
+            scan,
+            like,
+          )
     )
       .toArray()
-      .map(itemOf);
+      .map((r) => this.withParts(itemOf(r)));
     const lowest = this.sql.exec<{ p: number | null }>(`SELECT MIN(pos) AS p FROM (SELECT pos FROM compacted WHERE pos < ? AND rows > 0 ORDER BY pos DESC LIMIT ?)`, before, scan).one().p;
     const more = lowest !== null && this.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM (SELECT 1 FROM compacted WHERE pos < ? AND rows > 0 LIMIT 1)", lowest).one().c > 0;
     return { items, lowest, more };
   }
 
-  /** Up to `limit` compacted items after pos `after`, oldest first (an export reads the session in such steps). */
+  /** The item with its parts' events after its own (a long message read as one row). */
+  private withParts(item: Compacted): Compacted {
+    const parts = this.sql.exec<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM compacted WHERE part_of = ? ORDER BY pos`, item.pos).toArray().map(itemOf);
+    return parts.length ? { ...item, seq: parts[parts.length - 1]!.seq, events: [...item.events, ...parts.flatMap((p) => p.events)] } : item;
+  }
+
+  /**
+   * About `limit` compacted items after pos `after`, oldest first (an export reads the session in such
+   * steps). A step never ends inside a row: the items up to the last part of its last row come with it.
+   */
   compactedAfter(after: number, limit: number): Compacted[] {
-    return this.sql.exec<ItemRow>("SELECT pos, seq, key, rows, active, body FROM compacted WHERE pos > ? ORDER BY pos LIMIT ?", after, limit).toArray().map(itemOf);
+    const items = this.sql.exec<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM compacted WHERE pos > ? ORDER BY pos LIMIT ?`, after, limit).toArray();
+    const last = items.findLast((r) => r.rows > 0);
+    if (!last) return items.map(itemOf);
+    const end = this.sql.exec<{ p: number | null }>("SELECT MAX(pos) AS p FROM compacted WHERE part_of = ?", last.pos).one().p;
+    const rest = end === null ? [] : this.sql.exec<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM compacted WHERE pos > ? AND pos <= ? ORDER BY pos`, items[items.length - 1]!.pos, end).toArray();
+    return [...items, ...rest].map(itemOf);
   }
 
   /** The compacted item of each key that has one (e.g. `perm:<id>` of a pending request). */
   compactedByKey(keys: readonly string[]): Compacted[] {
-    return keys.flatMap((key) => this.sql.exec<ItemRow>("SELECT pos, seq, key, rows, active, body FROM compacted WHERE key = ? LIMIT 1", key).toArray().map(itemOf));
+    return keys.flatMap((key) => this.sql.exec<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM compacted WHERE key = ? LIMIT 1`, key).toArray().map(itemOf));
   }
 
   /** Reads items from SQLite once and writes the changed ones back on flush (one write per item per step). */
@@ -178,7 +205,7 @@ export class RoomLogStore {
     const byKey = new Map<string, number>();
     const dirty = new Set<number>();
     const load = (query: string, arg: unknown): Compacted | null => {
-      const r = this.sql.exec<ItemRow>(`SELECT pos, seq, key, rows, active, body FROM compacted WHERE ${query} LIMIT 1`, arg).toArray()[0];
+      const r = this.sql.exec<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM compacted WHERE ${query} LIMIT 1`, arg).toArray()[0];
       if (!r) return null;
       const item = itemOf(r);
       byPos.set(item.pos, item);
@@ -200,11 +227,12 @@ export class RoomLogStore {
         for (const pos of dirty) {
           const it = byPos.get(pos)!;
           this.sql.exec(
-            "INSERT OR REPLACE INTO compacted (pos, seq, key, rows, active, body) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO compacted (pos, seq, key, rows, part_of, active, body) VALUES (?, ?, ?, ?, ?, ?, ?)",
             it.pos,
             it.seq,
             it.key,
             it.rows,
+            it.partOf,
             it.active ? 1 : 0,
             JSON.stringify(it.events),
           );
@@ -214,8 +242,8 @@ export class RoomLogStore {
   }
 }
 
-type ItemRow = { pos: number; seq: number; key: string | null; rows: number; active: number; body: string };
+type ItemRow = { pos: number; seq: number; key: string | null; rows: number; part_of: number | null; active: number; body: string };
 
 function itemOf(r: ItemRow): Compacted {
-  return { pos: r.pos, seq: r.seq, key: r.key, rows: r.rows, active: r.active === 1, events: JSON.parse(r.body) as SessionEvent[] };
+  return { pos: r.pos, seq: r.seq, key: r.key, rows: r.rows, partOf: r.part_of, active: r.active === 1, events: JSON.parse(r.body) as SessionEvent[] };
 }

@@ -24,4 +24,8 @@ export const ROOM_MIGRATIONS = [
    INSERT INTO requests (request_id, kind, body, resolved, resolved_by)
      SELECT request_id, 'permission', '{"toolCall":' || tool_call || ',"options":' || options || '}', resolved, resolved_by FROM permissions;
    DROP TABLE permissions;`,
+  // A long streamed message is stored as its row's item and parts (compact-events.ts, MAX_ITEM_CHARS):
+  // `part_of` is the pos of the row a part continues (NULL: not a part).
+  `ALTER TABLE compacted ADD COLUMN part_of INTEGER;
+   CREATE INDEX IF NOT EXISTS compacted_part_of ON compacted(part_of) WHERE part_of IS NOT NULL;`,
 ];

@@ -7,7 +7,7 @@ import { fold, type FoldState, initialSessionState, prependPage } from "../../sh
 import { HISTORY_PAGE_ROWS, JOIN_WINDOW_ROWS } from "../../shared/limits";
 import type { ConfigState, ServerFrame, SessionEvent, Viewer } from "../../shared/viewer-protocol";
 import { memorySql } from "../testing/memory-sql";
-import { compactEvents } from "./compact-events";
+import { compactEvents, MAX_ITEM_CHARS } from "./compact-events";
 import { historyPage, replay, type ReplayState } from "./room-replay";
 import { RoomStore } from "./room-store";
 
@@ -111,6 +111,19 @@ describe("join = the window", () => {
     expect(new Set(state.rows.map((r) => r.id)).size).toBe(state.rows.length);
     expect(state.rows).toEqual(live.rows);
     expect(state.rows[0]).toMatchObject({ kind: "user", messageId: "u1" });
+  });
+
+  it("a message stored in parts (past MAX_ITEM_CHARS) pages in whole: a page never carries a row's parts without the row", () => {
+    const big: SessionEvent[] = [{ kind: "user_message", id: "big", blocks: [{ type: "text", text: "long" }], author: { id: "u1", name: "Ann" }, at: 0 }];
+    for (let i = 0; i < 400; i++) big.push(chunk(`${i} ${"word ".repeat(400)}`));
+    big.push({ kind: "session_status", state: "idle", stopReason: "end_turn" });
+    const store = new RoomStore(memorySql());
+    const log = [...Array.from({ length: 30 }, (_, i) => turn(i + 1)).flat(), ...big, ...Array.from({ length: 70 }, (_, i) => turn(i + 31)).flat()];
+    for (const e of log) store.append(e.kind, JSON.stringify(e));
+    const live = liveFold(log);
+    const { state } = pageBack(store, join(store).state);
+    expect(state.rows).toEqual(live.rows);
+    expect(state.rows.filter((r) => r.kind === "agent" && r.text.length > MAX_ITEM_CHARS)).toHaveLength(1);
   });
 
   it("a window that starts inside a running turn keeps its tools live and its text streaming; pages before it too", () => {
