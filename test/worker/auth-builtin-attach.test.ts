@@ -78,15 +78,6 @@ describe("baton attach for a guest", () => {
     const member = await exports.default.fetch(`${ORIGIN}/api/sessions/${sessionId}/ws?after=0`, { headers: { Upgrade: "websocket", Origin: ORIGIN, ...bearer } });
     expect(member.status).toBe(401);
 
-    // The file ends with no Machine → room call in flight (an unhandled error otherwise): the daemon goes, and the
-    // still-open attach socket sees the room say the machine is offline.
-    daemon.close();
-    const statuses = () =>
-      frames
-        .flatMap((f) => (f.type === "batch" ? f.frames : [f]))
-        .flatMap((f) => (f.type === "event" || f.type === "state" ? [f.event] : []))
-        .filter((e) => e.kind === "session_status");
-    await waitFor(() => statuses().at(-1)?.state === "offline", "the room sees the machine offline", 30_000);
     ws.close();
   });
 });

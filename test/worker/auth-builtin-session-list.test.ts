@@ -62,10 +62,6 @@ describe("a guest's session list", () => {
     const owners = await call<{ sessions: { id: string; customTitle: string | null; archivedAt: number | null }[] }>("/api/sessions?archived=all", { headers: alice });
     expect(owners.body.sessions.find((s) => s.id === privateOne)).toMatchObject({ customTitle: null, archivedAt: null });
     expect(frames.some((f) => f.type === "upsert" && f.item.id === privateOne)).toBe(false);
-    // The file ends with no Machine → room → feed call in flight (an unhandled teardown error otherwise): the daemon
-    // goes first, and the guest's still-open feed sees the shared session go offline.
-    daemon.close();
-    await waitFor(() => frames.some((f) => f.type === "upsert" && f.item.id === shared && f.item.status === "offline"), "the shared session offline", 10_000).catch(() => {});
     ws.close(1000, "bye");
   });
 });

@@ -40,26 +40,14 @@ export const DEMO_CONFIG: AgentConfig = {
   images: false,
 };
 
-/** Daemons that opened a tunnel in this file (closed by the test or not): settled when the file ends (settleDaemons). */
+/** Daemons that opened a tunnel in this file (closed by the test or not): settled when the file ends (settle-daemons.ts). */
 const openDaemons = new Set<TestDaemon>();
 
-/**
- * Closes every tunnel a test opened (again, if the test closed it) and waits until a room of that machine has
- * heard it go offline. A file that ends with the Machine still telling its rooms (the close's RPCs in flight)
- * fails the whole run with vitest's "Closing rpc while "resolve" was pending" — an unhandled error, exit 1,
- * though every test passed.
- */
-export async function settleDaemons(): Promise<void> {
-  for (const daemon of [...openDaemons]) {
-    openDaemons.delete(daemon);
-    const sessionId = daemon.of("session.open")[0]?.sessionId;
-    const watcher = sessionId ? await TestViewer.open(sessionId).catch(() => null) : null;
-    daemon.close();
-    if (watcher) {
-      await waitFor(() => watcher.lastStatus()?.state === "offline", "the room sees the machine offline", 30_000).catch(() => {});
-      watcher.close();
-    }
-  }
+/** Takes the daemons opened since the last call (each is settled once). */
+export function takeOpenDaemons(): TestDaemon[] {
+  const out = [...openDaemons];
+  openDaemons.clear();
+  return out;
 }
 
 export class TestDaemon {
