@@ -7,31 +7,18 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { TUNNEL_PROTOCOL_VERSION } from "../../shared/protocol-version";
 import type { ServerFrame } from "../../shared/viewer-protocol";
-import { call } from "./auth-harness";
+import { call, signInByCode } from "./auth-harness";
 import { ORIGIN, TestDaemon, waitFor } from "./harness";
 
 let clientNo = 0;
 
-/** Signs in through the real code flow (the mail API is served by the test's outbound handler). */
-async function signIn(email: string): Promise<Record<string, string>> {
-  const ip = { "CF-Connecting-IP": `198.51.100.${++clientNo}` };
-  const before = ((await (await fetch(`https://mail.test/outbox?to=${encodeURIComponent(email)}`)).json()) as unknown[]).length;
-  const asked = await call("/api/auth/code", { method: "POST", headers: ip, body: JSON.stringify({ email }) });
-  expect(asked.status).toBe(200);
-  const login = asked.headers.get("set-cookie")?.split(";")[0];
-  const mails = (await (await fetch(`https://mail.test/outbox?to=${encodeURIComponent(email)}`)).json()) as { text: string }[];
-  expect(mails.length).toBe(before + 1);
-  const code = /\b(\d{6,})\b/.exec(mails.at(-1)!.text)![1]!;
-  const r = await call("/api/auth/verify", { method: "POST", headers: { ...ip, ...(login ? { Cookie: login } : {}) }, body: JSON.stringify({ email, code }) });
-  expect(r.status).toBe(200);
-  return { Cookie: r.headers.get("set-cookie")!.split(";")[0]! };
-}
+const signIn = (email: string) => signInByCode(email, "198.51.100");
 
 const deviceCode = async (kind: "user" | "machine") =>
   (
     await call<{ deviceCode: string; userCode: string }>("/api/device/code", {
       method: "POST",
-      headers: { "CF-Connecting-IP": `198.51.100.${++clientNo}` },
+      headers: { "CF-Connecting-IP": `192.0.2.${++clientNo}` },
       body: JSON.stringify({ hostname: "gwen-laptop", os: "linux", agents: [], daemonVersion: "0.2.0", protocolVersion: TUNNEL_PROTOCOL_VERSION, kind }),
     })
   ).body;

@@ -96,3 +96,25 @@ export class AuthedViewer {
     }
   }
 }
+
+let clientNo = 0;
+
+/**
+ * Signs in under AUTH_MODE=builtin through the real code flow (the mail API is served by the test's
+ * outbound handler); each sign-in comes from its own address in `ipBlock` (e.g. "198.51.100"), so the
+ * per-address limits of one file never meet another's. Returns the session cookie header.
+ */
+export async function signInByCode(email: string, ipBlock: string): Promise<Record<string, string>> {
+  const ip = { "CF-Connecting-IP": `${ipBlock}.${++clientNo}` };
+  const outbox = async () => (await (await fetch(`https://mail.test/outbox?to=${encodeURIComponent(email)}`)).json()) as { text: string }[];
+  const before = (await outbox()).length;
+  const asked = await call("/api/auth/code", { method: "POST", headers: ip, body: JSON.stringify({ email }) });
+  expect(asked.status).toBe(200);
+  const login = asked.headers.get("set-cookie")?.split(";")[0];
+  const mails = await outbox();
+  expect(mails.length).toBe(before + 1);
+  const code = /\b(\d{6,})\b/.exec(mails.at(-1)!.text)![1]!;
+  const r = await call("/api/auth/verify", { method: "POST", headers: { ...ip, ...(login ? { Cookie: login } : {}) }, body: JSON.stringify({ email, code }) });
+  expect(r.status).toBe(200);
+  return { Cookie: r.headers.get("set-cookie")!.split(";")[0]! };
+}

@@ -301,6 +301,16 @@ export async function setupSession(opts: { budget?: number } = {}) {
   return { machineId: pair.body.machine.id, token: pair.body.token, daemon, sessionId, ...opts };
 }
 
+/** A ready session whose queue holds `depth` messages, with viewer `a` and a turn running (message "run"). */
+export async function busyRoom(depth: number) {
+  const s = await setupSession();
+  const a = await TestViewer.open(s.sessionId);
+  await waitFor(() => a.lastStatus()?.state === "idle", "idle");
+  expect(await a.op({ op: "settings.set", queueDepth: depth })).toMatchObject({ type: "ack" });
+  await a.op({ op: "message.send", id: "run", blocks: text("running") });
+  return { ...s, a };
+}
+
 export async function newSession(machineId: string): Promise<string> {
   const res = await api<{ session: { id: string } }>("/api/sessions", {
     method: "POST",

@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { setupSession, TestViewer, text, waitFor } from "./harness";
-
-async function busyRoom(depth: number) {
-  const s = await setupSession();
-  const a = await TestViewer.open(s.sessionId);
-  await waitFor(() => a.lastStatus()?.state === "idle", "idle");
-  expect(await a.op({ op: "settings.set", queueDepth: depth })).toMatchObject({ type: "ack" });
-  await a.op({ op: "message.send", id: "run", blocks: text("running") });
-  return { ...s, a };
-}
+import { busyRoom, setupSession, TestViewer, text, waitFor } from "./harness";
 
 describe("queue beyond one slot", () => {
   it("depth N: FIFO one per turn, edit keeps id and position, move reorders, same order for every viewer", async () => {

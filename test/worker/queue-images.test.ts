@@ -4,21 +4,12 @@ import { describe, expect, it } from "vitest";
 import type { PromptBlock } from "../../shared/blocks";
 import { MAX_IMAGE_DATA_CHARS, MAX_PROMPT_IMAGE_CHARS, MAX_QUEUE_BYTES } from "../../shared/limits";
 import { requeueId } from "../../shared/requeue-id";
-import { setupSession, TestViewer, text, waitFor } from "./harness";
+import { busyRoom, TestViewer, text, waitFor } from "./harness";
 
 /** A full-size image as the browser makes it (base64 of a JPEG at the per-image limit); `tag` keeps them apart. */
 const image = (tag: string, chars = MAX_IMAGE_DATA_CHARS): PromptBlock => ({ type: "image", mimeType: "image/jpeg", data: `/9j/${tag}${"A".repeat(chars - 4 - tag.length)}` });
 const withImage = (words: string, tag: string): PromptBlock[] => [{ type: "text", text: words }, image(tag)];
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function busyRoom(depth: number) {
-  const s = await setupSession();
-  const a = await TestViewer.open(s.sessionId);
-  await waitFor(() => a.lastStatus()?.state === "idle", "idle");
-  expect(await a.op({ op: "settings.set", queueDepth: depth })).toMatchObject({ type: "ack" });
-  await a.op({ op: "message.send", id: "run", blocks: text("running") });
-  return { ...s, a };
-}
 
 describe("queued messages with images", () => {
   it("edit, reorder, take-back, Stop and restore keep the images; the agent gets them as sent", async () => {

@@ -17,6 +17,7 @@
  * fold appends to the same row, as it appends consecutive chunks. Readers that fold a slice of items
  * alone (a history page, a search hit, an export step) keep a row's parts with it.
  */
+import { SESSION_STATE_UPDATE_KINDS } from "../../shared/acp-update-kinds";
 import { NORMAL_STOPS } from "../../shared/fold";
 import { canMergeToolMeta, mergeToolMeta } from "../../shared/terminal-output";
 import type { SessionEvent } from "../../shared/viewer-protocol";
@@ -76,8 +77,6 @@ export interface ItemSink {
   put(item: Compacted): void;
 }
 
-/** Session-wide state the fold keeps from the latest event of a kind (no transcript row). */
-const SESSION_KINDS = new Set(["available_commands_update", "usage_update", "session_info_update", "current_mode_update", "config_option_update"]);
 
 type AcpEvent = Extract<SessionEvent, { kind: "acp" }>;
 
@@ -201,7 +200,8 @@ export function compactInto(sink: ItemSink, state: CompactState, events: Iterabl
 
   function acp(seq: number, e: AcpEvent): void {
     const kind = e.update.sessionUpdate;
-    if (SESSION_KINDS.has(kind)) {
+    // Session-wide state the fold keeps from the latest event of a kind (no transcript row).
+    if (SESSION_STATE_UPDATE_KINDS.has(kind)) {
       // The fold keeps a title only when it has one; the rest is the latest as sent.
       if (kind !== "session_info_update" || str(e.update["title"])) s.session[kind] = { seq, event: e };
       return;

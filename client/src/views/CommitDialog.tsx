@@ -3,15 +3,14 @@ import { createSignal } from "solid-js";
 import type { GitStatus } from "../../../shared/worktree";
 import { gitApi } from "../lib/git-api";
 import { toast } from "../lib/toasts";
-import { Modal } from "./Modal";
+import { ModalForm } from "./ModalForm";
 import "../home.css";
 
 export function CommitDialog(props: { sessionId: string; branch: string; files: number; onDone: (s: GitStatus) => void; onClose: () => void }) {
   const [message, setMessage] = createSignal("");
   const [error, setError] = createSignal<string | null>(null);
   const [busy, setBusy] = createSignal(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const submit = async () => {
     if (!message().trim()) return setError("Write a commit message");
     setBusy(true);
     try {
@@ -26,8 +25,7 @@ export function CommitDialog(props: { sessionId: string; branch: string; files: 
     }
   };
   return (
-    <Modal title="Commit the worktree" onClose={props.onClose} testId="commit-dialog">
-      <form onSubmit={submit} novalidate>
+    <ModalForm title="Commit the worktree" testId="commit-dialog" novalidate busy={busy()} submitLabel="Commit" busyLabel="Committing…" onSubmit={submit} onClose={props.onClose}>
         <p class="modal-text">
           Commits all {props.files} changed {props.files === 1 ? "file" : "files"} (new files included) on <code>{props.branch}</code>. Or ask the agent to
           write the message, in a message.
@@ -49,15 +47,6 @@ export function CommitDialog(props: { sessionId: string; branch: string; files: 
         <p id="commit-error" class="modal-error" role="alert">
           {error() ?? ""}
         </p>
-        <div class="modal-actions">
-          <button type="button" class="btn" onClick={() => props.onClose()}>
-            Cancel
-          </button>
-          <button type="submit" class="btn btn-primary" disabled={busy()}>
-            {busy() ? "Committing…" : "Commit"}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    </ModalForm>
   );
 }

@@ -13,6 +13,7 @@ import { daemonVersionNote, installCommands } from "../lib/daemon-install";
 import { sentence, timeAgo } from "../lib/format";
 import { toast } from "../lib/toasts";
 import { CopyCommand } from "./CopyCommand";
+import { RevocableRow } from "./RevocableRow";
 import { SignIns } from "./SignIns";
 import { UserMenu } from "./UserMenu";
 import { useMe } from "../lib/auth";
@@ -135,47 +136,35 @@ export function Machines() {
             <ul class="machines" data-testid="machine-list">
               <For each={machines() ?? []}>
                 {(m) => (
-                  <li class="machine" data-testid="machine-row">
-                    <span class={`dot ${m.online ? "status-idle" : "status-offline"}`} aria-hidden="true" />
-                    <span class="m-main">
-                      <span class="m-name">
-                        {m.name}
-                        <Show when={m.hostname && m.hostname !== m.name}>
-                          <span class="m-host mono"> {m.hostname}</span>
-                        </Show>
-                      </span>
-                      <span class="m-meta">
-                        <span class={m.online ? "status-text-idle" : "status-text-offline"}>{m.online ? "Online" : "Offline"}</span>
-                        <Show when={!m.online}> · {m.lastSeenAt ? `last seen ${timeAgo(m.lastSeenAt)}` : "never connected"}</Show>
-                        <Show when={m.agents.length}> · {m.agents.map((a) => a.label).join(", ")}</Show>
-                        <Show when={daemonVersionNote(m)?.level === "ok"}> · {daemonVersionNote(m)!.text}</Show>
-                      </span>
-                      <Show when={daemonVersionNote(m)?.level !== "ok" && daemonVersionNote(m)}>
-                        {(note) => (
-                          <span class={`m-warn ${note().level}`} role="alert" data-testid="daemon-outdated">
-                            <TriangleAlert size={14} aria-hidden="true" /> {note().text}
-                          </span>
-                        )}
+                  <RevocableRow
+                    testId="machine-row"
+                    lead={<span class={`dot ${m.online ? "status-idle" : "status-offline"}`} aria-hidden="true" />}
+                    confirming={confirming() === m.id}
+                    testIds={{ ask: "revoke", confirm: "revoke-confirm" }}
+                    onAsk={() => setConfirming(m.id)}
+                    onCancel={() => setConfirming(null)}
+                    onConfirm={() => void revoke(m)}
+                  >
+                    <span class="m-name">
+                      {m.name}
+                      <Show when={m.hostname && m.hostname !== m.name}>
+                        <span class="m-host mono"> {m.hostname}</span>
                       </Show>
                     </span>
-                    <Show
-                      when={confirming() === m.id}
-                      fallback={
-                        <button class="btn btn-sm btn-quiet" data-testid="revoke" onClick={() => setConfirming(m.id)}>
-                          Revoke
-                        </button>
-                      }
-                    >
-                      <span class="confirm">
-                        <button class="btn btn-sm" onClick={() => setConfirming(null)}>
-                          Cancel
-                        </button>
-                        <button class="btn btn-sm btn-danger" data-testid="revoke-confirm" onClick={() => void revoke(m)}>
-                          Revoke
-                        </button>
-                      </span>
+                    <span class="m-meta">
+                      <span class={m.online ? "status-text-idle" : "status-text-offline"}>{m.online ? "Online" : "Offline"}</span>
+                      <Show when={!m.online}> · {m.lastSeenAt ? `last seen ${timeAgo(m.lastSeenAt)}` : "never connected"}</Show>
+                      <Show when={m.agents.length}> · {m.agents.map((a) => a.label).join(", ")}</Show>
+                      <Show when={daemonVersionNote(m)?.level === "ok"}> · {daemonVersionNote(m)!.text}</Show>
+                    </span>
+                    <Show when={daemonVersionNote(m)?.level !== "ok" && daemonVersionNote(m)}>
+                      {(note) => (
+                        <span class={`m-warn ${note().level}`} role="alert" data-testid="daemon-outdated">
+                          <TriangleAlert size={14} aria-hidden="true" /> {note().text}
+                        </span>
+                      )}
                     </Show>
-                  </li>
+                  </RevocableRow>
                 )}
               </For>
             </ul>

@@ -4,15 +4,14 @@ import type { SessionListItem } from "../../../shared/session-list";
 import { displayTitle, MAX_SESSION_TITLE } from "../../../shared/session-list-rules";
 import { api } from "../lib/api";
 import { checkTitle, offersAgentDelete } from "../session/list-lifecycle";
-import { Modal } from "./Modal";
+import { ModalForm } from "./ModalForm";
 import { createWorktreeRemoval, WorktreeRemovalFields } from "./WorktreeRemoval";
 
 export function RenameDialog(props: { session: SessionListItem; onSave: (title: string) => Promise<boolean>; onClose: () => void }) {
   const [value, setValue] = createSignal(props.session.customTitle ?? displayTitle(props.session));
   const [error, setError] = createSignal<string | null>(null);
   const [busy, setBusy] = createSignal(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const submit = async () => {
     const checked = checkTitle(value());
     if ("error" in checked) return setError(checked.error);
     setBusy(true);
@@ -21,35 +20,25 @@ export function RenameDialog(props: { session: SessionListItem; onSave: (title: 
     if (ok) props.onClose();
   };
   return (
-    <Modal title="Rename session" onClose={props.onClose} testId="rename-dialog">
-      <form onSubmit={submit} novalidate>
-        <label class="modal-field">
-          <span class="modal-label">Title</span>
-          <input
-            data-autofocus
-            value={value()}
-            aria-invalid={error() ? "true" : undefined}
-            aria-describedby="rename-error"
-            onInput={(e) => {
-              setValue(e.currentTarget.value);
-              setError(null);
-            }}
-          />
-        </label>
-        <p id="rename-error" class="modal-error" role="alert">
-          {error() ?? ""}
-        </p>
-        <p class="modal-help">Up to {MAX_SESSION_TITLE} characters. Everyone in the session sees it.</p>
-        <div class="modal-actions">
-          <button type="button" class="btn" onClick={() => props.onClose()}>
-            Cancel
-          </button>
-          <button type="submit" class="btn btn-primary" disabled={busy()}>
-            {busy() ? "Saving…" : "Save"}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <ModalForm title="Rename session" testId="rename-dialog" novalidate busy={busy()} submitLabel="Save" busyLabel="Saving…" onSubmit={submit} onClose={props.onClose}>
+      <label class="modal-field">
+        <span class="modal-label">Title</span>
+        <input
+          data-autofocus
+          value={value()}
+          aria-invalid={error() ? "true" : undefined}
+          aria-describedby="rename-error"
+          onInput={(e) => {
+            setValue(e.currentTarget.value);
+            setError(null);
+          }}
+        />
+      </label>
+      <p id="rename-error" class="modal-error" role="alert">
+        {error() ?? ""}
+      </p>
+      <p class="modal-help">Up to {MAX_SESSION_TITLE} characters. Everyone in the session sees it.</p>
+    </ModalForm>
   );
 }
 
@@ -62,8 +51,7 @@ export function DeleteDialog(props: { session: SessionListItem; onDelete: (delet
   // The worktree as the session says it now (the list's first paint carries rows without it).
   const [current] = createResource(() => api.session(props.session.id).then((r) => r.session.worktree ?? null).catch(() => props.session.worktree ?? null));
   const worktree = createWorktreeRemoval(() => props.session.id, () => current() ?? null);
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const submit = async () => {
     setBusy(true);
     if (!(await worktree.run())) return setBusy(false);
     const ok = await props.onDelete(alsoAgent());
@@ -71,58 +59,44 @@ export function DeleteDialog(props: { session: SessionListItem; onDelete: (delet
     if (ok) props.onClose();
   };
   return (
-    <Modal title="Delete session?" onClose={props.onClose} testId="delete-dialog" danger>
-      <form onSubmit={submit}>
-        <p class="modal-text">
-          <strong>{displayTitle(props.session)}</strong> and its whole transcript will be deleted for everyone in it. Anyone watching it is sent back to
-          their list. This cannot be undone.
-        </p>
-        <Show when={offersAgentDelete(props.session, machines())}>
-          <label class="modal-check">
-            <input type="checkbox" checked={alsoAgent()} onChange={(e) => setAlsoAgent(e.currentTarget.checked)} />
-            <span>
-              Also delete the agent's own session
-              <span class="modal-help">{props.session.agentLabel} keeps its own copy on {props.session.machineName}; this removes it too.</span>
-            </span>
-          </label>
-        </Show>
-        <WorktreeRemovalFields step={worktree} />
-        <div class="modal-actions">
-          <button type="button" class="btn" data-autofocus onClick={() => props.onClose()}>
-            Cancel
-          </button>
-          <button type="submit" class="btn btn-danger" disabled={busy()}>
-            {busy() ? "Deleting…" : "Delete"}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <ModalForm title="Delete session?" testId="delete-dialog" danger cancelFirst busy={busy()} submitLabel="Delete" busyLabel="Deleting…" onSubmit={submit} onClose={props.onClose}>
+      <p class="modal-text">
+        <strong>{displayTitle(props.session)}</strong> and its whole transcript will be deleted for everyone in it. Anyone watching it is sent back to
+        their list. This cannot be undone.
+      </p>
+      <Show when={offersAgentDelete(props.session, machines())}>
+        <label class="modal-check">
+          <input type="checkbox" checked={alsoAgent()} onChange={(e) => setAlsoAgent(e.currentTarget.checked)} />
+          <span>
+            Also delete the agent's own session
+            <span class="modal-help">{props.session.agentLabel} keeps its own copy on {props.session.machineName}; this removes it too.</span>
+          </span>
+        </label>
+      </Show>
+      <WorktreeRemovalFields step={worktree} />
+    </ModalForm>
   );
 }
 
 export function ConfirmDialog(props: { title: string; confirm: string; children: JSX.Element; onConfirm: () => Promise<boolean>; onClose: () => void; testId?: string }) {
   const [busy, setBusy] = createSignal(false);
   return (
-    <Modal title={props.title} onClose={props.onClose} testId={props.testId}>
-      <form
-        onSubmit={async (e) => {
-          e.preventDefault();
-          setBusy(true);
-          const ok = await props.onConfirm();
-          setBusy(false);
-          if (ok) props.onClose();
-        }}
-      >
-        {props.children}
-        <div class="modal-actions">
-          <button type="button" class="btn" data-autofocus onClick={() => props.onClose()}>
-            Cancel
-          </button>
-          <button type="submit" class="btn btn-primary" disabled={busy()}>
-            {busy() ? "Working…" : props.confirm}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <ModalForm
+      title={props.title}
+      testId={props.testId}
+      cancelFirst
+      busy={busy()}
+      submitLabel={props.confirm}
+      busyLabel="Working…"
+      onSubmit={async () => {
+        setBusy(true);
+        const ok = await props.onConfirm();
+        setBusy(false);
+        if (ok) props.onClose();
+      }}
+      onClose={props.onClose}
+    >
+      {props.children}
+    </ModalForm>
   );
 }

@@ -1,7 +1,7 @@
 import SlidersHorizontal from "lucide-solid/icons/sliders-horizontal";
 import { For, Show, Suspense, lazy } from "solid-js";
-import { createPopover } from "../lib/create-popover";
 import { MAX_QUEUE_DEPTH } from "../../../shared/limits";
+import { PopoverButton } from "./PopoverButton";
 
 /** The push client (and zod with it) loads with this view, not with the first paint. */
 const NotificationSettings = lazy(() => import("./NotificationSettings").then((m) => ({ default: m.NotificationSettings })));
@@ -20,81 +20,64 @@ type Props = {
 
 /** Session-wide queue settings (depth, merge) and this session's notifications, in a small popover from the header. */
 export function SessionSettings(props: Props) {
-  const pop = createPopover("below-button");
   return (
-    <div class="settings">
-      <button
-        ref={pop.button}
-        class="icon-btn"
-        aria-label="Session settings"
-        aria-expanded={pop.open()}
-        aria-haspopup="dialog"
-        popovertarget={pop.id}
-        data-testid="settings-button"
-        title="Session settings"
-      >
-        <SlidersHorizontal size={18} />
-      </button>
-      <div ref={pop.panel} id={pop.id} popover="auto" tabindex="-1" class="settings-panel" role="dialog" aria-label="Session settings" data-testid="settings-panel">
-        <Show when={pop.open()}>
-          <Show when={props.queue}>
-            {(q) => (
-              <div class="settings-section">
-                <div class="settings-title">Queue</div>
-                <label class="settings-row">
-                  <span>
-                    <span class="settings-name">Depth</span>
-                    <span class="settings-help">Messages that can wait while a turn runs</span>
-                  </span>
-                  <select
-                    data-testid="queue-depth"
-                    value={String(q().queueDepth)}
-                    disabled={!props.canAct}
-                    onChange={(e) => props.onChange({ queueDepth: Number(e.currentTarget.value) })}
-                  >
-                    <For each={Array.from({ length: MAX_QUEUE_DEPTH }, (_, i) => i + 1)}>
-                      {(n) => (
-                        <option value={n} selected={n === q().queueDepth}>
-                          {n}
-                        </option>
-                      )}
-                    </For>
-                  </select>
-                </label>
-                <label class="settings-row">
-                  <span>
-                    <span class="settings-name">Merge queued</span>
-                    <span class="settings-help">Send everything queued as one turn</span>
-                  </span>
-                  <input
-                    type="checkbox"
-                    class="switch"
-                    data-testid="merge-queued"
-                    checked={q().mergeQueued}
-                    disabled={!props.canAct}
-                    onChange={(e) => props.onChange({ mergeQueued: e.currentTarget.checked })}
-                  />
-                </label>
-              </div>
-            )}
-          </Show>
-          <Show when={props.canFork}>
-            <div class="settings-section" data-testid="fork-section">
-              <div class="settings-title">Fork</div>
-              <div class="settings-row">
-                <span class="settings-help">A new session with this history; this one stays as it is</span>
-                <Suspense>
-                  <ForkButton sessionId={props.sessionId} />
-                </Suspense>
-              </div>
-            </div>
-          </Show>
-          {/* Boundaries of their own: a lazy part loading must not suspend the header (that would take the open panel out of the page, which closes it). */}
-          <Suspense>
-            <NotificationSettings sessionId={props.sessionId} />
-          </Suspense>
-        </Show>
-      </div>
-    </div>
+    <PopoverButton label="Session settings" testId="settings" icon={<SlidersHorizontal size={18} />}>
+      <Show when={props.queue}>
+        {(q) => (
+          <div class="settings-section">
+            <div class="settings-title">Queue</div>
+            <label class="settings-row">
+              <span>
+                <span class="settings-name">Depth</span>
+                <span class="settings-help">Messages that can wait while a turn runs</span>
+              </span>
+              <select
+                data-testid="queue-depth"
+                value={String(q().queueDepth)}
+                disabled={!props.canAct}
+                onChange={(e) => props.onChange({ queueDepth: Number(e.currentTarget.value) })}
+              >
+                <For each={Array.from({ length: MAX_QUEUE_DEPTH }, (_, i) => i + 1)}>
+                  {(n) => (
+                    <option value={n} selected={n === q().queueDepth}>
+                      {n}
+                    </option>
+                  )}
+                </For>
+              </select>
+            </label>
+            <label class="settings-row">
+              <span>
+                <span class="settings-name">Merge queued</span>
+                <span class="settings-help">Send everything queued as one turn</span>
+              </span>
+              <input
+                type="checkbox"
+                class="switch"
+                data-testid="merge-queued"
+                checked={q().mergeQueued}
+                disabled={!props.canAct}
+                onChange={(e) => props.onChange({ mergeQueued: e.currentTarget.checked })}
+              />
+            </label>
+          </div>
+        )}
+      </Show>
+      <Show when={props.canFork}>
+        <div class="settings-section" data-testid="fork-section">
+          <div class="settings-title">Fork</div>
+          <div class="settings-row">
+            <span class="settings-help">A new session with this history; this one stays as it is</span>
+            <Suspense>
+              <ForkButton sessionId={props.sessionId} />
+            </Suspense>
+          </div>
+        </div>
+      </Show>
+      {/* Boundaries of their own: a lazy part loading must not suspend the header (that would take the open panel out of the page, which closes it). */}
+      <Suspense>
+        <NotificationSettings sessionId={props.sessionId} />
+      </Suspense>
+    </PopoverButton>
   );
 }

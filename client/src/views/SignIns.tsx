@@ -10,6 +10,7 @@ import { api } from "../lib/api";
 import { sentence, timeAgo } from "../lib/format";
 import { toast } from "../lib/toasts";
 import { CopyCommand } from "./CopyCommand";
+import { RevocableRow } from "./RevocableRow";
 
 export function SignIns() {
   const [tokens, { mutate }] = createResource(() => api.userTokens());
@@ -40,31 +41,18 @@ export function SignIns() {
           <ul class="machines" aria-label="Sign-ins">
             <For each={tokens() ?? []}>
               {(t) => (
-                <li class="machine">
-                  <span class="m-main">
-                    <span class="m-name">{t.name}</span>
-                    <span class="m-meta">
-                      Signed in {timeAgo(t.createdAt)} · {t.lastUsedAt ? `last used ${timeAgo(t.lastUsedAt)}` : "never used"}
-                    </span>
+                <RevocableRow
+                  confirming={confirming() === t.id}
+                  what={`the sign-in on ${t.name}`}
+                  onAsk={() => setConfirming(t.id)}
+                  onCancel={() => setConfirming(null)}
+                  onConfirm={() => void revoke(t)}
+                >
+                  <span class="m-name">{t.name}</span>
+                  <span class="m-meta">
+                    Signed in {timeAgo(t.createdAt)} · {t.lastUsedAt ? `last used ${timeAgo(t.lastUsedAt)}` : "never used"}
                   </span>
-                  <Show
-                    when={confirming() === t.id}
-                    fallback={
-                      <button class="btn btn-sm btn-quiet" aria-label={`Revoke the sign-in on ${t.name}`} onClick={() => setConfirming(t.id)}>
-                        Revoke
-                      </button>
-                    }
-                  >
-                    <span class="confirm">
-                      <button class="btn btn-sm" onClick={() => setConfirming(null)}>
-                        Cancel
-                      </button>
-                      <button class="btn btn-sm btn-danger" aria-label={`Confirm revoking the sign-in on ${t.name}`} onClick={() => void revoke(t)}>
-                        Revoke
-                      </button>
-                    </span>
-                  </Show>
-                </li>
+                </RevocableRow>
               )}
             </For>
           </ul>

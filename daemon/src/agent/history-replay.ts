@@ -5,19 +5,7 @@
  */
 import type { Logger } from "../log";
 import { untilQuiet } from "../timing";
-
-/**
- * What an agent streams when answering `session/load`: its whole conversation, replayed (ACP requires it).
- * Live kinds (mode, config options, commands, usage, title) still pass.
- */
-const HISTORY_UPDATE_KINDS: ReadonlySet<string> = new Set([
-  "user_message_chunk",
-  "agent_message_chunk",
-  "agent_thought_chunk",
-  "tool_call",
-  "tool_call_update",
-  "plan",
-]);
+import { TRANSCRIPT_UPDATE_KINDS } from "../../../shared/acp-update-kinds";
 
 export class HistoryReplay {
   private active = false;
@@ -35,7 +23,8 @@ export class HistoryReplay {
 
   /** True when this update is replayed history (the caller drops it). */
   drops(sessionUpdate: string): boolean {
-    if (!this.active || !HISTORY_UPDATE_KINDS.has(sessionUpdate)) return false;
+    // The conversation is replayed (ACP requires it); live kinds (mode, config options, commands, usage, title) still pass.
+    if (!this.active || !TRANSCRIPT_UPDATE_KINDS.has(sessionUpdate)) return false;
     this.dropped++;
     this.lastAt = Date.now();
     return true;

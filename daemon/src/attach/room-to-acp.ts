@@ -10,23 +10,9 @@
  * - config changes become `current_mode_update` / `config_option_update`.
  */
 import type * as acp from "@agentclientprotocol/sdk";
+import { ACP_UPDATE_KINDS } from "../../../shared/acp-update-kinds";
 import type { PromptBlock } from "../../../shared/blocks";
 import type { ConfigState, EventOf, SessionEvent } from "../../../shared/viewer-protocol";
-
-/** The `session/update` kinds of ACP v1's schema: anything else is Baton's or an unstable kind the client may refuse. */
-const ACP_UPDATE_KINDS = new Set([
-  "user_message_chunk",
-  "agent_message_chunk",
-  "agent_thought_chunk",
-  "tool_call",
-  "tool_call_update",
-  "plan",
-  "available_commands_update",
-  "current_mode_update",
-  "config_option_update",
-  "session_info_update",
-  "usage_update",
-]);
 
 /** A relayed update of a kind ACP v1 defines (its fields were the agent's, checked by the daemon's SDK on the way in). */
 function isAcpUpdate(update: { sessionUpdate: string }): update is acp.SessionUpdate {
