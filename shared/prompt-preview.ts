@@ -1,8 +1,11 @@
 import { assertNever } from "./assert-never";
 import type { PromptBlock } from "./blocks";
 
-/** Plain-text preview of a prompt (chip preview, session list). Its own module, without zod: the client imports it. */
-export function promptPreview(blocks: readonly PromptBlock[], max = 200): string {
+/**
+ * Plain-text preview of a prompt (chip preview, session list). Its own module, without zod: the client imports it.
+ * `images: false` leaves images out (where they show as thumbnails beside the text).
+ */
+export function promptPreview(blocks: readonly PromptBlock[], max = 200, opts: { images?: boolean } = {}): string {
   const parts: string[] = [];
   for (const b of blocks) {
     switch (b.type) {
@@ -10,7 +13,7 @@ export function promptPreview(blocks: readonly PromptBlock[], max = 200): string
         parts.push(b.text);
         break;
       case "image":
-        parts.push("[image]");
+        if (opts.images !== false) parts.push("[image]");
         break;
       case "resource_link":
         parts.push(`@${b.name}`);

@@ -93,6 +93,8 @@ describe("images in the composer", () => {
     await shot(b, "images-sender-phone");
     await tid(b, "send-button").tap();
     for (const page of [a, b]) await tid(page, "queue-chip").getByRole("button", { name: "Queued image 1 — show full size" }).waitFor({ timeout: 20_000 });
+    // The thumbnail stands for the image: no "[image]" text beside it.
+    for (const page of [a, b]) await expect(tid(page, "queue-chip").locator(".chip-preview").innerText()).resolves.toBe("and this error");
     await shot(a, "images-queued-desktop");
     await shot(b, "images-queued-phone");
     // Within the bounds already: it goes as it is (PNG, its own size).

@@ -54,6 +54,8 @@ async function mention(profile: BrowserContextOptions, name: string, byTap: bool
     await expect.poll(() => input.inputValue()).toBe("what is in @src/app.ts ");
     await expect(page.getByRole("listbox", { name: "Files" }).count()).resolves.toBe(0);
     await expect(tid(page, "mention-chips").locator("mark").innerText()).resolves.toBe("@src/app.ts");
+    // Shown once: the chip in the text, no pill for the same file above the field.
+    await expect(tid(page, "attachments").count()).resolves.toBe(0);
     // The chip lies on the text it tints: inside the message field, on its line.
     await expect
       .poll(async () => {

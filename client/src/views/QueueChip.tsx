@@ -119,7 +119,7 @@ export function QueueChip(props: { entry: QueueEntry; index: number }) {
       </Show>
       <Show when={!isEditing()}>
         <For each={imagesOf(e.blocks)}>{(b, i) => <LazyImageThumb mimeType={b.mimeType} data={b.data} label={`Queued image ${i() + 1}`} class="chip-image" />}</For>
-        <span class="chip-preview">{promptPreview(e.blocks, 120)}</span>
+        <span class="chip-preview">{promptPreview(e.blocks, 120, { images: false })}</span>
       </Show>
       <Show when={note()}>
         <span class="chip-note" data-testid="chip-note">

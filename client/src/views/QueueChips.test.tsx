@@ -33,6 +33,18 @@ describe("QueueChips", () => {
     expect(onTakeBack).toHaveBeenCalledWith("q1");
   });
 
+  it("a queued image shows as its thumbnail only (named for screen readers), not as '[image]' text beside it", async () => {
+    const withImage: QueueEntry = { ...entry("q1", "look at this"), blocks: [{ type: "text", text: "look at this" }, { type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" }] };
+    render(() => <QueueChips entries={[withImage]} canAct steering={false} actions={more} />);
+    const chip = screen.getByTestId("queue-chip");
+    expect(chip.querySelector(".chip-preview")).toHaveTextContent(/^look at this$/);
+    expect(chip).not.toHaveTextContent("[image]");
+    expect(await screen.findByRole("button", { name: "Queued image 1 — show full size" })).not.toBeNull();
+    // The chip's own name still says an image is queued.
+    expect(chip.getAttribute("aria-label")).toContain("look at this");
+    expect(chip.getAttribute("aria-label")).toMatch(/image/);
+  });
+
   it("a stack: one chip per entry labelled by position, steer per entry when the agent supports it", () => {
     const onSteer = vi.fn();
     render(() => <QueueChips entries={[entry("a", "one"), entry("b", "two")]} canAct steering actions={{ ...more, steer: onSteer }} />);

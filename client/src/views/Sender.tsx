@@ -11,6 +11,7 @@ import { createPopover } from "../lib/create-popover";
 import {
   APPLIES_NEXT_TURN,
   composerButtons,
+  type Attachment,
   type ConfigWrite,
   type Draft,
   isDraftEmpty,
@@ -147,6 +148,8 @@ export function Sender(props: Props) {
   const placeholder = () =>
     props.placeholder ?? (!props.canAct ? "Read-only — you are viewing this session" : props.turnActive ? "Queue a follow-up…" : "Message the agent…");
 
+  /** A mentioned file is its chip in the text (where the chips are drawn): no pill for it above. */
+  const hasPill = (a: Attachment) => !(props.files && code()?.isChip(props.draft.text, a));
   const trySend = () => {
     if (props.canAct && hasDraft()) props.onSend();
   };
@@ -157,10 +160,11 @@ export function Sender(props: Props) {
       onDragOver={(e) => props.canAct && e.dataTransfer?.types.includes("Files") && e.preventDefault()}
       onDrop={(e) => takeFiles(e, e.dataTransfer?.files)}
     >
-      <Show when={props.draft.attachments.length}>
+      <Show when={props.draft.attachments.some(hasPill)}>
         <Suspense>
           <AttachmentTray
             attachments={props.draft.attachments}
+            shown={hasPill}
             onRemove={(i) => props.onDraft({ ...props.draft, attachments: props.draft.attachments.filter((_, j) => j !== i) })}
           />
         </Suspense>

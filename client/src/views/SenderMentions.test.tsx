@@ -66,6 +66,26 @@ describe("Sender: the @ file picker", () => {
     expect(screen.getByTestId("mention-chips").querySelector("mark")).toHaveTextContent("@src/app.ts");
   });
 
+  it("a mentioned file shows once, as its chip in the text: no pill for it above the field; an attached file keeps its pill", async () => {
+    const [draft, setDraft] = createSignal<Draft>({
+      text: "look at @src/app.ts ",
+      attachments: [
+        { type: "resource_link", uri: "file:///home/me/proj/src/app.ts", name: "src/app.ts" },
+        { type: "resource_link", uri: "file:///home/me/proj/notes.txt", name: "notes.txt" },
+      ],
+    });
+    render(() => <Sender draft={draft()} onDraft={setDraft} turnActive={false} canAct config={null} commands={[]} files={machine()} onSend={() => {}} onStop={() => {}} onSelect={() => {}} />);
+    await waitFor(() => expect(screen.getByTestId("mention-chips").querySelector("mark")).toHaveTextContent("@src/app.ts"));
+    const tray = await screen.findByTestId("attachments");
+    await waitFor(() => expect(within(tray).queryByRole("button", { name: "Remove @notes.txt" })).not.toBeNull());
+    expect(within(tray).queryByRole("button", { name: /src\/app\.ts/ })).toBeNull();
+    expect(tray).not.toHaveTextContent("app.ts");
+    // Removing the other file's pill leaves the mention's link in the draft.
+    fireEvent.click(within(tray).getByRole("button", { name: "Remove @notes.txt" }));
+    expect(draft().attachments).toEqual([{ type: "resource_link", uri: "file:///home/me/proj/src/app.ts", name: "src/app.ts" }]);
+    await waitFor(() => expect(screen.queryByTestId("attachments")).toBeNull());
+  });
+
   it("a tap picks (the focus stays in the message field); Tab picks too", async () => {
     const { input, type, draft } = setup(machine());
     input.focus();
