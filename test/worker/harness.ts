@@ -60,6 +60,11 @@ export class TestDaemon {
   acked = 0;
   /** Like the real daemon: nothing new is sent on a fresh socket until welcome says what to resend. */
   welcomed = false;
+  /**
+   * The socket ended without close() (abortAllDurableObjects, an eviction): the Machine that held it is gone, so
+   * none of its rooms will be told anything more and no call of it is in flight (settleDaemons does not wait).
+   */
+  droppedByServer = false;
   /** Auto-answer session.open with session.ready. */
   autoReady = true;
   config: AgentConfig = DEMO_CONFIG;
@@ -79,8 +84,15 @@ export class TestDaemon {
     openDaemons.add(this);
     this.welcomed = false;
     const ws = this.ws;
+    this.droppedByServer = false;
     ws.addEventListener("message", (e) => {
       if (ws === this.ws) this.onFrame(JSON.parse(e.data as string) as MachineFrame);
+    });
+    ws.addEventListener("close", () => {
+      if (ws === this.ws && this.welcomed) this.droppedByServer = true;
+    });
+    ws.addEventListener("error", () => {
+      if (ws === this.ws && this.welcomed) this.droppedByServer = true;
     });
     this.ws.send(
       JSON.stringify({
