@@ -16,7 +16,8 @@ export function ModalForm(props: {
   novalidate?: boolean;
   /** Cancel takes the first focus (a destructive or yes/no dialog with no field to type in). */
   cancelFirst?: boolean;
-  onSubmit: () => void | Promise<void>;
+  /** What it returns is not read (the dialog says what happened itself). */
+  onSubmit: () => unknown;
   onClose: () => void;
   children: JSX.Element;
 }) {
