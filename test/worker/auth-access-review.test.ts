@@ -1,12 +1,13 @@
 /**
  * Issue 28 #3 in workerd: a session's review comments (worker/review-routes.ts) — owner and members add and
  * remove them, a viewer reads only, a stranger sees no session; a review holds at most MAX_REVIEW_COMMENTS; a
- * comment belongs to its session (another session's route neither lists nor deletes it); bad input changes nothing.
+ * comment belongs to its session (another session's route neither lists nor deletes it); bad input changes nothing;
+ * every viewer's socket hears each change (a `review` frame with the next version), and a late joiner the current one.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { MAX_REVIEW_COMMENTS, type ReviewComment } from "../../shared/review-message";
 import { settleTracked, track } from "./access-settle";
-import { asUser, call } from "./auth-harness";
+import { asUser, AuthedViewer, call } from "./auth-harness";
 import { TestDaemon, waitFor } from "./harness";
 
 afterAll(settleTracked, 60_000);
@@ -112,5 +113,42 @@ describe("review comments", () => {
     // Clearing the other session's review leaves this one's.
     await remove(OWNER, s.otherId);
     expect((await list(OWNER, s.sessionId)).body.comments).toHaveLength(1);
+  });
+});
+
+describe("review changes reach every viewer live", () => {
+  const versions = (v: AuthedViewer) => v.frames.flatMap((f) => (f.type === "review" ? [f.version] : []));
+
+  it("each add, delete and clear is a review frame with the next version on every socket; a joiner gets the current one", async () => {
+    const s = await start();
+    const owner = await AuthedViewer.open(s.sessionId, await asUser(OWNER));
+    const viewer = await AuthedViewer.open(s.sessionId, await asUser(VIEWER));
+    const elsewhere = await AuthedViewer.open(s.otherId, await asUser(OWNER));
+    // Nothing changed yet: no frame on join.
+    expect(versions(owner)).toEqual([]);
+    const added = await add(MEMBER, s.sessionId, comment("Look here"));
+    // The route answers after the room has sent the frame: both sockets hold it (or are about to).
+    await waitFor(() => versions(owner).length === 1 && versions(viewer).length === 1, "version 1 on both sockets");
+    expect([versions(owner), versions(viewer)]).toEqual([[1], [1]]);
+    await add(OWNER, s.sessionId, comment("And here", 7));
+    await remove(MEMBER, s.sessionId, added.body.comments[0]!.id);
+    await waitFor(() => versions(viewer).length === 3, "version 3");
+    // Refused writes and deletes that delete nothing change nothing, so nobody is told.
+    await add(VIEWER, s.sessionId, comment("no"));
+    await remove(OWNER, s.sessionId, "no-such-comment");
+    await remove(OWNER, s.sessionId);
+    await waitFor(() => versions(viewer).length === 4, "version 4");
+    await remove(OWNER, s.sessionId);
+    expect((await list(VIEWER, s.sessionId)).body.comments).toEqual([]);
+    const late = await AuthedViewer.open(s.sessionId, await asUser(MEMBER));
+    await waitFor(() => versions(late).length, "the joiner's review frame");
+    expect(versions(late)).toEqual([4]);
+    expect([versions(owner), versions(viewer)]).toEqual([
+      [1, 2, 3, 4],
+      [1, 2, 3, 4],
+    ]);
+    // Another session's sockets hear nothing of it.
+    expect(versions(elsewhere)).toEqual([]);
+    for (const v of [owner, viewer, elsewhere, late]) v.close();
   });
 });

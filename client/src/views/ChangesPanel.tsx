@@ -12,6 +12,7 @@ import type { ChangedFile, WorktreeDiff } from "../../../shared/worktree";
 import { type ReviewComment, reviewMessage } from "../../../shared/review-message";
 import { toast } from "../lib/toasts";
 import { gitApi } from "../lib/git-api";
+import { followReview } from "../session/follow-review";
 import { DiffView } from "./DiffView";
 import "./changes-panel.css";
 
@@ -27,6 +28,8 @@ export function ChangesPanel(props: {
   online: boolean;
   /** Owner / member: may comment and send the review. */
   canAct: boolean;
+  /** The review's change count from the session socket (`review` frames): another viewer's edit moves it. */
+  reviewVersion?: number;
   /** Sends one message to the agent (queued like any message while a turn runs); false when refused. */
   send: (text: string) => Promise<boolean>;
   onClose: () => void;
@@ -71,6 +74,7 @@ export function ChangesPanel(props: {
   const chosen = () => rows().find((r) => r.path === selected()) ?? null;
   // Issue 28 #3: the session's review, kept on the server (every viewer sees it) until sent.
   const [review, { mutate: setReview }] = createResource(() => gitApi.review(props.sessionId).catch(() => [] as ReviewComment[]));
+  followReview(() => props.reviewVersion ?? 0, () => gitApi.review(props.sessionId), setReview);
   const [sending, setSending] = createSignal(false);
   const addComment = async (c: { path: string; line: number; endLine: number; quoted: string; text: string }) => {
     try {
