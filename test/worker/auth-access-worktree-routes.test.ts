@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { MAX_ASK_REPLY_BYTES } from "../../shared/limits";
 import type { MachineFrame } from "../../shared/tunnel-protocol";
 import type { GitStatus, SessionWorktree, WorktreeDiff } from "../../shared/worktree";
-import { asUser, call } from "./auth-harness";
+import { asUser, AuthedViewer, call } from "./auth-harness";
 import { settleTracked, track } from "./access-settle";
 import { TestDaemon, waitFor } from "./harness";
 
@@ -240,5 +240,34 @@ describe("POST git/commit and worktree/remove", () => {
     expect(s.asks.at(-1)!.request).toEqual({ kind: "git.worktree.remove", path: wt, force: false });
     expect(await remove(OWNER, { force: true })).toMatchObject({ status: 200, body: { removed: true } });
     expect(s.asks.at(-1)!.request).toEqual({ kind: "git.worktree.remove", path: wt, force: true });
+  });
+});
+
+describe("one turn's changes from git (the turn's snapshots)", () => {
+  const A = "a".repeat(40);
+  const B = "b".repeat(40);
+
+  it("the room keeps a turn's two snapshots with its turn; git/diff?from&to asks for that turn; bad ids are refused before the machine", async () => {
+    const s = await start();
+    const v = await AuthedViewer.open(s.sessionId, s.owner);
+    expect(await v.op({ op: "message.send", id: "m1", blocks: [{ type: "text", text: "write a file" }] })).toMatchObject({ type: "ack" });
+    const prompt = await waitFor(() => s.daemon.prompts(s.sessionId)[0], "the prompt");
+    s.daemon.emit({ t: "turn.started", sessionId: s.sessionId, turnId: prompt.turnId });
+    s.daemon.emit({ t: "turn.tree", sessionId: s.sessionId, turnId: prompt.turnId, edge: "start", tree: A });
+    s.daemon.emit({ t: "turn.ended", sessionId: s.sessionId, turnId: prompt.turnId, stopReason: "end_turn" });
+    // The end snapshot comes after the turn ended (the room no longer runs it): it still lands on that turn.
+    s.daemon.emit({ t: "turn.tree", sessionId: s.sessionId, turnId: prompt.turnId, edge: "end", tree: B });
+    await s.daemon.settle();
+    v.close();
+    const changes = await as(VIEWER, `/api/sessions/${s.sessionId}/changes`);
+    expect(changes).toMatchObject({ status: 200, body: { turns: [{ index: 0, messageId: "m1", files: [], trees: { from: A, to: B } }] } });
+
+    const wt = worktreeFor(s.sessionId, "baton/fix").worktreePath;
+    expect(await as(VIEWER, `/api/sessions/${s.sessionId}/git/diff?from=${A}&to=${B}`)).toMatchObject({ status: 200, body: DIFF });
+    expect(s.asks.at(-1)!.request).toEqual({ kind: "git.diff", path: wt, from: A, to: B });
+    const n = s.asks.length;
+    for (const q of [`from=${A}`, `from=${A}&to=HEAD`, `from=${A}&to=${B}x`, "to=--output=/tmp/x"])
+      expect(await as(OWNER, `/api/sessions/${s.sessionId}/git/diff?${q}`)).toMatchObject({ status: 400, body: { error: { code: "BAD_REQUEST" } } });
+    expect(s.asks.length).toBe(n);
   });
 });
