@@ -61,6 +61,11 @@ describe("snapshotTree", () => {
     expect(await managed(wt)).toMatch(/^[0-9a-f]{40}$/);
     fs.mkdirSync(path.join(t.worktrees, "plain"));
     expect(await managed(path.join(t.worktrees, "plain"))).toBeNull();
+    // git that does not answer in time: no snapshot, and the turn is not held back longer than the bound.
+    const slow: typeof run = (args, cwd, env) => new Promise((r) => setTimeout(() => r(run(args, cwd, env)), 2_000));
+    const t0 = Date.now();
+    expect(await turnSnapshots(slow, t.worktrees, 100)(wt)).toBeNull();
+    expect(Date.now() - t0).toBeLessThan(1_000);
   });
 });
 

@@ -32,12 +32,25 @@ export async function snapshotTree(git: GitRun, dir: string): Promise<string> {
 }
 
 /**
- * The snapshot a session in `cwd` takes at each turn's edges: a tree id, or null when `cwd` is not one of the
- * managed worktrees or git failed (the turn runs the same; its changes then come from the log only).
+ * How long a prompt waits for its start snapshot: a small worktree takes tens of milliseconds; a huge untracked
+ * folder must not hold the turn back (the turn then has no snapshots and its changes come from the log).
  */
-export function turnSnapshots(git: GitRun, worktreesDir: string | null): (cwd: string) => Promise<string | null> {
+export const SNAPSHOT_TIMEOUT_MS = 5_000;
+
+/**
+ * The snapshot a session in `cwd` takes at each turn's edges: a tree id, or null when `cwd` is not one of the
+ * managed worktrees, git failed or took longer than `timeoutMs` (the turn runs the same; its changes then come
+ * from the log only).
+ */
+export function turnSnapshots(git: GitRun, worktreesDir: string | null, timeoutMs = SNAPSHOT_TIMEOUT_MS): (cwd: string) => Promise<string | null> {
   return async (cwd) => {
     if (!worktreesDir || !isInside(cwd, worktreesDir)) return null;
-    return snapshotTree(git, cwd).catch(() => null);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs)));
+    try {
+      return await Promise.race([snapshotTree(git, cwd).catch(() => null), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   };
 }
