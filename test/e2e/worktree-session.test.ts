@@ -143,7 +143,7 @@ describe("a worktree per session", () => {
       expect(stored.comments).toHaveLength(2);
       await save(a, `${name}-review`);
       await panel.getByRole("button", { name: "Close changes" }).click();
-      await a.getByTestId("composer-input").fill("sleep 40"); // 10 s at the test's pace
+      await a.getByTestId("composer-input").fill("sleep 80"); // 20 s at the test's pace: still running when the review is sent on a loaded machine (10 s was not)
       await a.getByTestId("send-button").click();
       await a.locator('[data-testid="session-status"][data-state="active"]').waitFor({ timeout: 20_000 });
       await a.getByRole("button", { name: "Changes" }).click();
@@ -156,7 +156,7 @@ describe("a worktree per session", () => {
       // Sent while the sleep runs: queued behind it (a chip), then run after it.
       await a.getByTestId("queue-chip").filter({ hasText: "Review of your changes" }).waitFor({ timeout: 10_000 });
       const answered = a.getByTestId("row-agent").filter({ hasText: "Review of your changes (2 comments)" });
-      await answered.first().waitFor({ timeout: 40_000 });
+      await answered.first().waitFor({ timeout: 60_000 });
       const said = (await answered.first().textContent()) ?? "";
       expect(said).toContain("notes.md:1");
       expect(said).toContain(`first remark ${name}`);
