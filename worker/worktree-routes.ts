@@ -7,7 +7,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AccountScope } from "../shared/api";
 import { AskErrorCode, type AskKind, type AskOutcome } from "../shared/tunnel-ask";
-import { CommitBody, type RepoInfo, type SessionWorktree, type WorktreeRequest } from "../shared/worktree";
+import { CommitBody, TurnTrees, type RepoInfo, type SessionWorktree, type WorktreeRequest } from "../shared/worktree";
 import { apiError } from "./api-error";
 import { ask, askRefusal } from "./agent-session-routes";
 import { getMachine, sessionAccess, type User } from "./d1-directory";
@@ -107,11 +107,18 @@ worktreeRoutes.post("/sessions/:id/git/commit", async (c) => {
   return answerAsk(c, out);
 });
 
-/** Issue 28 #2: the files the worktree changed against its base, with their diffs (bounded by the daemon). */
+/**
+ * Issue 28 #2: the files the worktree changed against its base, with their diffs (bounded by the daemon); with
+ * `?from=&to=` (a turn's snapshots, from `GET …/changes`) the changes of that one turn.
+ */
 worktreeRoutes.get("/sessions/:id/git/diff", async (c) => {
+  const from = c.req.query("from");
+  const to = c.req.query("to");
+  const trees = from === undefined && to === undefined ? null : TurnTrees.safeParse({ from, to });
+  if (trees && !trees.success) return apiError(c, 400, "BAD_REQUEST", "from and to must both be git tree ids");
   const found = await worktreeOf(c);
   if (!found.ok) return apiError(c, 404, found.code, found.message);
-  const out = await ask(c.env, found.access.session.machineId, { kind: "git.diff", path: found.wt.worktreePath });
+  const out = await ask(c.env, found.access.session.machineId, { kind: "git.diff", path: found.wt.worktreePath, ...(trees?.data ?? {}) });
   return answerAsk(c, out);
 });
 

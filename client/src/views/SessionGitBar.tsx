@@ -20,7 +20,7 @@ const ChangesPanel = lazy(() => import("./ChangesPanel").then((m) => ({ default:
  */
 export default function SessionGitSlot(props: {
   session: { id: string; worktree?: SessionWorktree | null } | null;
-  state: { turnActive: boolean; status: string; viewer: { role: string } | null };
+  state: { turnActive: boolean; status: string; viewer: { role: string } | null; reviewVersion: number };
   request: (op: OpInput) => Promise<OpReply>;
 }) {
   return (
@@ -31,6 +31,7 @@ export default function SessionGitSlot(props: {
           worktree={s().worktree!}
           canAct={!!props.state.viewer && props.state.viewer.role !== "viewer"}
           turnActive={props.state.turnActive}
+          reviewVersion={props.state.reviewVersion}
           online={props.state.status !== "offline"}
           request={props.request}
         />
@@ -44,6 +45,7 @@ function SessionGitBar(props: {
   worktree: SessionWorktree;
   canAct: boolean;
   turnActive: boolean;
+  reviewVersion: number;
   online: boolean;
   /** The session socket's op request ("Send review" is a `message.send`). */
   request: (op: OpInput) => Promise<OpReply>;
@@ -104,7 +106,7 @@ function SessionGitBar(props: {
       </Show>
       <Show when={changes()}>
         <Suspense>
-          <ChangesPanel sessionId={props.sessionId} hasWorktree online={props.online} canAct={props.canAct} send={send} onClose={() => setChanges(false)} />
+          <ChangesPanel sessionId={props.sessionId} hasWorktree online={props.online} reviewVersion={props.reviewVersion} canAct={props.canAct} send={send} onClose={() => setChanges(false)} />
         </Suspense>
       </Show>
       <Show when={committing()}>
