@@ -1,7 +1,8 @@
 // Issue 28 #1: a git worktree per session. New session offers "Work in a new worktree" in a repository (off,
 // with the reason, elsewhere); the agent runs in the worktree; the header shows repository · branch ← base;
 // two sessions on one repository in two worktrees do not see each other's edits and the original checkout is
-// untouched; Delete removes the worktree, keeping a dirty one until the person confirms. Desktop and phone.
+// untouched; Delete removes the worktree, keeping a dirty one until the person confirms; Archive offers the same
+// (a worktree with a commit on no remote kept until confirmed). Desktop and phone.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +14,7 @@ import { DESKTOP, PHONE, SHOTS, shot } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
 import { FAST_DEMO, waitFor } from "./support";
 
-const OUT = "/work/wt/shots/worktree";
+const OUT = process.env.BATON_SHOTS_OUT ?? "/work/wt/shots/worktree";
 let repo: ReturnType<typeof tempRepo>;
 let dataDir: string;
 let plainDir: string;
@@ -190,8 +191,32 @@ describe("a worktree per session", () => {
       expect(existsSync(wa.worktreePath)).toBe(false);
       // B's worktree and work are still there.
       expect(readFileSync(join(wb.path, "notes.md"), "utf8")).toBe(`from ${name} B\n`);
+
+      // Archive B: its branch holds the commit made above, on no remote, so the worktree is kept until confirmed.
+      const titleB = `worktree B on the ${name}`;
+      await fetch(`${e2e.stack.url}/api/sessions/${idB}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: titleB }) });
+      await a.goto(`${e2e.stack.url}/`);
+      await a.getByRole("button", { name: `Actions for ${titleB}` }).click();
+      await a.getByRole("menuitem", { name: "Archive" }).click();
+      const archive = a.getByRole("dialog", { name: "Archive session?" });
+      await archive.waitFor();
+      expect(await archive.getByRole("checkbox", { name: /Also remove its worktree/ }).isChecked()).toBe(true);
+      await archive.getByRole("button", { name: "Archive" }).click();
+      await archive.getByText("Kept: the worktree holds 1 commit on no remote").waitFor({ timeout: 20_000 });
+      await save(a, `${name}-archive-worktree-kept`);
+      expect(existsSync(wb.worktreePath)).toBe(true);
+      await archive.getByRole("checkbox", { name: /Remove it anyway/ }).check();
+      await archive.getByRole("button", { name: "Archive" }).click();
+      await archive.waitFor({ state: "detached", timeout: 20_000 });
+      await waitFor(async () => {
+        const only = (await (await fetch(`${e2e.stack.url}/api/sessions?archived=only`)).json()) as { sessions: { id: string }[] };
+        return only.sessions.some((s) => s.id === idB);
+      }, "session B archived");
+      expect(existsSync(wb.worktreePath)).toBe(false);
+      // The branch keeps its commit.
+      expect(git(repo.repo, "log", "-1", "--format=%s", `${name}/a-2`).trim()).toBe(`Notes from the ${name}`);
       await ctx.close();
-    }, 150_000);
+    }, 240_000);
   }
 
   it("a branch name git refuses is a clear error and leaves no worktree or session", async () => {
