@@ -219,6 +219,33 @@ describe("a worktree per session", () => {
     }, 240_000);
   }
 
+  it("desktop: a session in the person's own checkout shows its uncommitted changes, with no Commit…", async () => {
+    const { machines } = (await (await fetch(`${e2e.stack.url}/api/machines`)).json()) as { machines: { id: string; online: boolean }[] };
+    const machineId = machines.find((m) => m.online)!.id;
+    const r = await fetch(`${e2e.stack.url}/api/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ machineId, agentId: "demo", cwd: join(repo.repo, "src") }),
+    });
+    const { session } = (await r.json()) as { session: SessionSummary };
+    expect(session.worktree ?? null).toBeNull();
+    const ctx = await e2e.browser.newContext(DESKTOP);
+    const page = await ctx.newPage();
+    await page.goto(`${e2e.stack.url}/s/${encodeURIComponent(session.id)}`);
+    const strip = page.getByTestId("session-checkout");
+    await strip.filter({ hasText: "repo" }).filter({ hasText: "main" }).waitFor({ timeout: 20_000 });
+    await write(page, "checkout.md", "in the checkout");
+    await page.getByTestId("git-status").filter({ hasText: "1 uncommitted" }).waitFor({ timeout: 20_000 });
+    expect(await page.getByRole("button", { name: "Commit…" }).count()).toBe(0);
+    await page.getByRole("button", { name: "Changes" }).click();
+    const panel = page.getByRole("dialog", { name: "Changes" });
+    await panel.getByRole("button", { name: /src\/checkout\.md/ }).click();
+    await panel.getByTestId("file-diff").getByText("in the checkout").waitFor({ timeout: 20_000 });
+    await save(page, "desktop-changes-checkout");
+    expect(readFileSync(join(repo.repo, "src", "checkout.md"), "utf8")).toBe("in the checkout\n");
+    await ctx.close();
+  }, 120_000);
+
   it("a branch name git refuses is a clear error and leaves no worktree or session", async () => {
     const { machines } = (await (await fetch(`${e2e.stack.url}/api/machines`)).json()) as { machines: { id: string; online: boolean }[] };
     const machineId = machines.find((m) => m.online)!.id;

@@ -23,7 +23,8 @@ type Row = { path: string; note: string; git?: ChangedFile; log?: { oldText: str
 
 export function ChangesPanel(props: {
   sessionId: string;
-  hasWorktree: boolean;
+  /** What git's diff compares with: a worktree's base, or HEAD (a session in the person's own checkout). */
+  against: "base" | "head";
   online: boolean;
   /** Owner / member: may comment and send the review. */
   canAct: boolean;
@@ -31,7 +32,7 @@ export function ChangesPanel(props: {
   send: (text: string) => Promise<boolean>;
   onClose: () => void;
 }) {
-  const [source, setSource] = createSignal<Source>(props.hasWorktree && props.online ? "git" : "log");
+  const [source, setSource] = createSignal<Source>(props.online ? "git" : "log");
   const [turn, setTurn] = createSignal<number | null>(null);
   const [selected, setSelected] = createSignal<string | null>(null);
   const [git] = createResource(
@@ -101,7 +102,7 @@ export function ChangesPanel(props: {
       <div class="changes-head">
         <h2>Changes</h2>
         <div class="changes-tabs" role="group" aria-label="Source">
-          <button type="button" class="btn btn-sm" aria-pressed={source() === "git"} disabled={!props.hasWorktree} onClick={() => setSource("git")}>
+          <button type="button" class="btn btn-sm" aria-pressed={source() === "git"} onClick={() => setSource("git")}>
             From git
           </button>
           <button type="button" class="btn btn-sm" aria-pressed={source() === "log"} onClick={() => setSource("log")}>
@@ -131,7 +132,7 @@ export function ChangesPanel(props: {
           </p>
         </Match>
         <Match when={!rows().length}>
-          <p class="changes-empty">No changes{source() === "git" ? " against the base" : " in the log"}.</p>
+          <p class="changes-empty">{source() === "log" ? "No changes in the log." : props.against === "base" ? "No changes against the base." : "No uncommitted changes."}</p>
         </Match>
         <Match when={true}>
           <Show when={note()}>
