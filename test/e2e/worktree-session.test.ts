@@ -219,32 +219,69 @@ describe("a worktree per session", () => {
     }, 240_000);
   }
 
-  it("desktop: a session in the person's own checkout shows its uncommitted changes, with no Commit…", async () => {
-    const { machines } = (await (await fetch(`${e2e.stack.url}/api/machines`)).json()) as { machines: { id: string; online: boolean }[] };
-    const machineId = machines.find((m) => m.online)!.id;
-    const r = await fetch(`${e2e.stack.url}/api/sessions`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ machineId, agentId: "demo", cwd: join(repo.repo, "src") }),
-    });
-    const { session } = (await r.json()) as { session: SessionSummary };
-    expect(session.worktree ?? null).toBeNull();
-    const ctx = await e2e.browser.newContext(DESKTOP);
-    const page = await ctx.newPage();
-    await page.goto(`${e2e.stack.url}/s/${encodeURIComponent(session.id)}`);
-    const strip = page.getByTestId("session-checkout");
-    await strip.filter({ hasText: "repo" }).filter({ hasText: "main" }).waitFor({ timeout: 20_000 });
-    await write(page, "checkout.md", "in the checkout");
-    await page.getByTestId("git-status").filter({ hasText: "1 uncommitted" }).waitFor({ timeout: 20_000 });
-    expect(await page.getByRole("button", { name: "Commit…" }).count()).toBe(0);
-    await page.getByRole("button", { name: "Changes" }).click();
-    const panel = page.getByRole("dialog", { name: "Changes" });
-    await panel.getByRole("button", { name: /src\/checkout\.md/ }).click();
-    await panel.getByTestId("file-diff").getByText("in the checkout").waitFor({ timeout: 20_000 });
-    await save(page, "desktop-changes-checkout");
-    expect(readFileSync(join(repo.repo, "src", "checkout.md"), "utf8")).toBe("in the checkout\n");
-    await ctx.close();
-  }, 120_000);
+  for (const [name, profile] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    it(`${name}: a session in the person's own checkout shows its uncommitted changes (no Commit…), highlighted; comments from git and from the log`, async () => {
+      const { machines } = (await (await fetch(`${e2e.stack.url}/api/machines`)).json()) as { machines: { id: string; online: boolean }[] };
+      const machineId = machines.find((m) => m.online)!.id;
+      const r = await fetch(`${e2e.stack.url}/api/sessions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ machineId, agentId: "demo", cwd: join(repo.repo, "src") }),
+      });
+      const { session } = (await r.json()) as { session: SessionSummary };
+      expect(session.worktree ?? null).toBeNull();
+      const ctx = await e2e.browser.newContext(profile);
+      const page = await ctx.newPage();
+      await page.goto(`${e2e.stack.url}/s/${encodeURIComponent(session.id)}`);
+      await page.getByTestId("session-checkout").filter({ hasText: "repo" }).filter({ hasText: "main" }).waitFor({ timeout: 20_000 });
+      await write(page, "a.ts", `export const a = "${name}"; // edited on the ${name}`);
+      await page.getByTestId("git-status").filter({ hasText: /\d+ uncommitted/ }).waitFor({ timeout: 20_000 });
+      expect(await page.getByRole("button", { name: "Commit…" }).count()).toBe(0);
+      expect(readFileSync(join(repo.repo, "src", "a.ts"), "utf8")).toBe(`export const a = "${name}"; // edited on the ${name}\n`);
+
+      await page.getByRole("button", { name: "Changes" }).click();
+      const panel = page.getByRole("dialog", { name: "Changes" });
+      await panel.getByRole("button", { name: /src\/a\.ts/ }).click();
+      const diff = panel.getByTestId("file-diff");
+      await diff.locator(".hljs-keyword").first().waitFor({ timeout: 20_000 });
+      expect(await diff.locator(".hljs-string").filter({ hasText: `"${name}"` }).count()).toBe(1);
+      await save(page, `${name}-changes-highlighted`);
+      const gitComment = `git remark ${name}`;
+      if (name === "desktop") {
+        await panel.getByRole("button", { name: "Side by side" }).click();
+        const split = panel.getByTestId("diff-split");
+        await split.locator(".hljs-keyword").first().waitFor();
+        expect(await split.locator('[data-side="old"][data-line="1"]').textContent()).toBe("1export const a = 1;");
+        await save(page, "desktop-changes-side-by-side");
+        await split.locator('[data-side="new"][data-line="1"]').click();
+      } else {
+        expect(await panel.getByRole("button", { name: "Side by side" }).count()).toBe(0);
+        await diff.locator('.diff-add[data-line="1"]').click();
+      }
+      await panel.getByRole("textbox", { name: "Comment on src/a.ts:1" }).fill(gitComment);
+      await panel.getByRole("button", { name: "Add comment" }).click();
+      await panel.getByRole("region", { name: "Review" }).getByText(gitComment).waitFor();
+
+      // Issue 28 #5 of this pass: the log's diff takes comments the same way.
+      if (name === "phone") await panel.getByRole("button", { name: "All files" }).click();
+      await panel.getByRole("button", { name: "From the log" }).click();
+      await panel.getByRole("button", { name: /^a\.ts/ }).click();
+      await diff.locator('.diff-add[data-line="1"]').click();
+      await panel.getByRole("textbox", { name: "Comment on a.ts:1" }).fill(`log remark ${name}`);
+      await panel.getByRole("button", { name: "Add comment" }).click();
+      await panel.getByRole("region", { name: "Review" }).getByText(`log remark ${name}`).waitFor();
+      await save(page, `${name}-review-git-and-log`);
+      const stored = (await (await fetch(`${e2e.stack.url}/api/sessions/${session.id}/review`)).json()) as { comments: { path: string; line: number; quoted: string }[] };
+      expect(stored.comments.map((c) => [c.path, c.line, c.quoted])).toEqual([
+        ["src/a.ts", 1, `export const a = "${name}"; // edited on the ${name}`],
+        ["a.ts", 1, `export const a = "${name}"; // edited on the ${name}`],
+      ]);
+      await ctx.close();
+    }, 150_000);
+  }
 
   it("a branch name git refuses is a clear error and leaves no worktree or session", async () => {
     const { machines } = (await (await fetch(`${e2e.stack.url}/api/machines`)).json()) as { machines: { id: string; online: boolean }[] };
