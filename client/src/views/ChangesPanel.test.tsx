@@ -12,6 +12,7 @@ const DIFF: WorktreeDiff = {
   note: null,
   files: [
     { path: "src/a.ts", oldPath: null, status: "modified", binary: false, patch: PATCH, truncated: false },
+    { path: "src/b.ts", oldPath: null, status: "untracked", binary: false, patch: "@@ -0,0 +1,2 @@\n+let b = 1;\n+b++;", truncated: false },
     { path: "gen/big.txt", oldPath: null, status: "untracked", binary: false, patch: `@@ -0,0 +1,${COLLAPSE_LINES + 20} @@\n${BIG.split("\n").map((l) => `+${l}`).join("\n")}`, truncated: false },
   ],
 };
@@ -125,5 +126,17 @@ describe("the changes view: highlighted, side by side, collapsed, commented from
     fireEvent.click(screen.getByRole("button", { name: "Add comment" }));
     await waitFor(() => expect(posted).toEqual([{ path: "notes.md", line: 3, endLine: 3, quoted: "second", text: "say more" }]));
     await screen.findByRole("region", { name: "Review" });
+  });
+});
+
+describe("choosing another file", () => {
+  it("drops the selection made in the last one", async () => {
+    open();
+    fireEvent.click(await screen.findByRole("button", { name: /src\/a\.ts/ }));
+    fireEvent.click(screen.getByTestId("file-diff").querySelector('[data-line="1"]')!);
+    screen.getByRole("textbox", { name: "Comment on src/a.ts:1" });
+    fireEvent.click(screen.getByRole("button", { name: /src\/b\.ts/ }));
+    await waitFor(() => expect(screen.getByTestId("file-diff").textContent).toContain("b++;"));
+    expect(screen.queryByRole("textbox")).toBeNull();
   });
 });

@@ -8,7 +8,7 @@
  */
 import ArrowLeft from "lucide-solid/icons/arrow-left";
 import X from "lucide-solid/icons/x";
-import { createMemo, createResource, createSignal, For, Match, onCleanup, Show, Switch } from "solid-js";
+import { createEffect, createMemo, createResource, createSignal, For, Match, on, onCleanup, Show, Switch } from "solid-js";
 import type { LoggedChanges } from "../../../shared/changes-from-log";
 import { type PatchLine, patchLines, type SideCell, sideBySide } from "../../../shared/patch-lines";
 import type { ChangedFile, WorktreeDiff } from "../../../shared/worktree";
@@ -279,12 +279,21 @@ function FileDiff(props: { row: Row; split: boolean; canComment: boolean; onComm
   const size = createMemo(() => lines()?.filter((x) => x.op !== "@@").length ?? 0);
   const collapsed = () => !open() && size() > COLLAPSE_LINES;
   // Highlighting loads with the first file shown (its own chunk, and a grammar per language); plain until then.
-  const [tokens] = createResource(
+  const [highlighted] = createResource(
     () => (collapsed() ? null : lines()),
-    (l) => import("../lib/highlight").then((m) => m.highlightRows(props.row.path, l)).catch(() => null),
+    (l) =>
+      import("../lib/highlight")
+        .then((m) => m.highlightRows(props.row.path, l))
+        .then((tokens) => ({ rows: l, tokens }), () => ({ rows: l, tokens: null })),
   );
+  // Another file chosen: its own selection, and no tokens of the last one while its own load.
+  createEffect(on(() => props.row.path, () => (setSel(null), setOpen(false)), { defer: true }));
+  const tokensOf = (i: number) => {
+    const h = highlighted();
+    return h && h.rows === lines() ? (h.tokens?.[i] ?? null) : null;
+  };
   const picked = (i: number) => !!sel() && i >= sel()!.from && i <= sel()!.to;
-  const view = { tokens: (i: number) => tokens()?.[i] ?? null, picked, pick };
+  const view = { tokens: tokensOf, picked, pick };
   return (
     <div class="changes-file-diff" data-testid="file-diff">
       <Switch>
