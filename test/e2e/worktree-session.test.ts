@@ -3,18 +3,17 @@
 // two sessions on one repository in two worktrees do not see each other's edits and the original checkout is
 // untouched; Delete removes the worktree, keeping a dirty one until the person confirms; Archive offers the same
 // (a worktree with a commit on no remote kept until confirmed). Desktop and phone.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { SessionSummary } from "../../shared/api";
 import { git, tempRepo } from "../daemon/git-repo";
-import { DESKTOP, PHONE, SHOTS, shot } from "./browser";
+import { DESKTOP, PHONE, shot } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
 import { FAST_DEMO, waitFor } from "./support";
 
-const OUT = process.env.BATON_SHOTS_OUT ?? "/work/wt/shots/worktree";
 let repo: ReturnType<typeof tempRepo>;
 let dataDir: string;
 let plainDir: string;
@@ -33,11 +32,7 @@ const e2e = useStackAndBrowser({
   cleanup: () => repo?.cleanup(),
 });
 
-async function save(page: Page, name: string) {
-  await shot(page, name);
-  mkdirSync(OUT, { recursive: true });
-  copyFileSync(join(SHOTS, `${name}.png`), join(OUT, `${name}.png`));
-}
+const save = (page: Page, name: string) => shot(page, `worktree-${name}`);
 
 async function sessionOf(id: string): Promise<SessionSummary> {
   return ((await (await fetch(`${e2e.stack.url}/api/sessions/${id}`)).json()) as { session: SessionSummary }).session;
