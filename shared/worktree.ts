@@ -92,6 +92,12 @@ export const ChangedFile = z.object({
 });
 export type ChangedFile = z.infer<typeof ChangedFile>;
 
+/** A git tree's id (SHA-1 or SHA-256, lower-case hex): a turn's snapshot of its worktree (`turn.tree`). */
+export const GitTreeId = z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/, "a git object id");
+/** A turn's two snapshots: its changes are the diff from `from` to `to`. */
+export const TurnTrees = z.object({ from: GitTreeId, to: GitTreeId });
+export type TurnTrees = z.infer<typeof TurnTrees>;
+
 /** Most files one diff lists: a mass rename lists this many and says how many more. */
 export const MAX_DIFF_FILES = 500;
 export const WorktreeDiff = z.object({

@@ -7,7 +7,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AccountScope } from "../shared/api";
 import { AskErrorCode, type AskKind, type AskOutcome } from "../shared/tunnel-ask";
-import { CommitBody, type RepoInfo, type SessionRepo, type SessionWorktree, type WorktreeRequest } from "../shared/worktree";
+import { CommitBody, TurnTrees, type RepoInfo, type SessionRepo, type SessionWorktree, type WorktreeRequest } from "../shared/worktree";
 import { apiError } from "./api-error";
 import { ask, askRefusal } from "./agent-session-routes";
 import { getMachine, sessionAccess, type User } from "./d1-directory";
@@ -125,14 +125,19 @@ worktreeRoutes.post("/sessions/:id/git/commit", async (c) => {
 
 /**
  * Issue 28 #2: the files the session changed, with their diffs (bounded by the daemon): its worktree against its
- * base, or — a session in the person's own checkout — the working tree against HEAD.
+ * base, or — a session in the person's own checkout — the working tree against HEAD; with `?from=&to=` (a turn's
+ * snapshots, from `GET …/changes`) the changes of that one turn.
  */
 worktreeRoutes.get("/sessions/:id/git/diff", async (c) => {
+  const from = c.req.query("from");
+  const to = c.req.query("to");
+  const trees = from === undefined && to === undefined ? null : TurnTrees.safeParse({ from, to });
+  if (trees && !trees.success) return apiError(c, 400, "BAD_REQUEST", "from and to must both be git tree ids");
   const access = await sessionAccess(c.env.DB, c.req.param("id"), c.get("user").id);
   if (!access) return apiError(c, 404, "NOT_FOUND", "no such session");
   const found = await gitTargetOf(c.env, access.session);
   if (!found.ok) return apiError(c, found.status, found.code, found.message);
-  const out = await ask(c.env, access.session.machineId, { kind: "git.diff", path: found.target.path, against: found.target.against });
+  const out = await ask(c.env, access.session.machineId, { kind: "git.diff", path: found.target.path, against: found.target.against, ...(trees?.data ?? {}) });
   return answerAsk(c, out);
 });
 

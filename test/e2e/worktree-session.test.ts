@@ -112,36 +112,52 @@ describe("a worktree per session", () => {
       await panel.getByRole("button", { name: "From the log" }).click();
       await panel.getByRole("button", { name: /notes\.md/ }).click();
       await panel.getByTestId("file-diff").getByText(`from ${name} A`).waitFor({ timeout: 20_000 });
-      await panel.getByRole("combobox", { name: "Turn" }).selectOption({ label: "Turn 1" });
-      await save(a, `${name}-changes-log`);
+      // The machine is online and the turn has its snapshots: the turn's diff comes from git.
+      await panel.getByRole("combobox", { name: "Turn" }).selectOption({ label: "Turn 1 · from git" });
+      if (name === "phone") await panel.getByRole("button", { name: "All files" }).click();
+      await panel.getByRole("button", { name: /notes\.md\s*added/ }).click();
+      await panel.getByTestId("file-diff").getByText(`from ${name} A`).waitFor({ timeout: 20_000 });
+      await save(a, `${name}-changes-turn-git`);
 
       // Issue 28 #3: two comments on the git diff, kept with the session, sent as one message queued behind a running turn.
       await panel.getByRole("combobox", { name: "Turn" }).selectOption({ label: "Whole session" });
       if (name === "phone") await panel.getByRole("button", { name: "All files" }).click();
       await panel.getByRole("button", { name: "From git" }).click();
       await panel.getByRole("button", { name: /notes\.md/ }).click();
+      // A second viewer (another browser context) has the changes view open: the review reaches it live.
+      const ctx2 = await e2e.browser.newContext(profile);
+      const other = await ctx2.newPage();
+      await other.goto(a.url());
+      await other.getByRole("button", { name: "Changes" }).click();
+      const otherPanel = other.getByRole("dialog", { name: "Changes" });
+      await otherPanel.waitFor();
       const line = panel.getByTestId("file-diff").locator('[data-line="1"]');
       for (const text of [`first remark ${name}`, `second remark ${name}`]) {
         await line.click();
         await panel.getByRole("textbox", { name: "Comment on notes.md:1" }).fill(text);
         await panel.getByRole("button", { name: "Add comment" }).click();
         await panel.getByRole("region", { name: "Review" }).getByText(text).waitFor();
+        await otherPanel.getByRole("region", { name: "Review" }).getByText(text).waitFor({ timeout: 10_000 });
       }
+      await save(other, `${name}-review-other-viewer`);
       const stored = (await (await fetch(`${e2e.stack.url}/api/sessions/${idA}/review`)).json()) as { comments: unknown[] };
       expect(stored.comments).toHaveLength(2);
       await save(a, `${name}-review`);
       await panel.getByRole("button", { name: "Close changes" }).click();
-      await a.getByTestId("composer-input").fill("sleep 40"); // 10 s at the test's pace
+      await a.getByTestId("composer-input").fill("sleep 80"); // 20 s at the test's pace: still running when the review is sent on a loaded machine (10 s was not)
       await a.getByTestId("send-button").click();
       await a.locator('[data-testid="session-status"][data-state="active"]').waitFor({ timeout: 20_000 });
       await a.getByRole("button", { name: "Changes" }).click();
       await panel.getByRole("button", { name: "Send review (2)" }).click();
       await panel.getByRole("region", { name: "Review" }).waitFor({ state: "detached", timeout: 20_000 });
+      // Sent and cleared: gone from the other viewer's screen too, without a reload.
+      await otherPanel.getByRole("region", { name: "Review" }).waitFor({ state: "detached", timeout: 10_000 });
+      await ctx2.close();
       await panel.getByRole("button", { name: "Close changes" }).click();
       // Sent while the sleep runs: queued behind it (a chip), then run after it.
       await a.getByTestId("queue-chip").filter({ hasText: "Review of your changes" }).waitFor({ timeout: 10_000 });
       const answered = a.getByTestId("row-agent").filter({ hasText: "Review of your changes (2 comments)" });
-      await answered.first().waitFor({ timeout: 40_000 });
+      await answered.first().waitFor({ timeout: 60_000 });
       const said = (await answered.first().textContent()) ?? "";
       expect(said).toContain("notes.md:1");
       expect(said).toContain(`first remark ${name}`);

@@ -16,6 +16,7 @@ import { type ReviewComment, reviewMessage } from "../../../shared/review-messag
 import { toast } from "../lib/toasts";
 import { gitApi } from "../lib/git-api";
 import type { Token } from "../lib/highlight";
+import { followReview } from "../session/follow-review";
 import "./changes-panel.css";
 
 /** A diff longer than this many lines opens collapsed ("Show N lines"): a generated file should not bury the rest. */
@@ -44,6 +45,8 @@ export function ChangesPanel(props: {
   online: boolean;
   /** Owner / member: may comment and send the review. */
   canAct: boolean;
+  /** The review's change count from the session socket (`review` frames): another viewer's edit moves it. */
+  reviewVersion?: number;
   /** Sends one message to the agent (queued like any message while a turn runs); false when refused. */
   send: (text: string) => Promise<boolean>;
   onClose: () => void;
@@ -76,7 +79,28 @@ export function ChangesPanel(props: {
     () => (source() === "log" ? props.sessionId : null),
     (id): Promise<LoggedChanges | { error: string }> => gitApi.loggedChanges(id).catch((e: Error) => ({ error: e.message })),
   );
-  const current = () => (source() === "git" ? git() : log());
+  // Issue 28 #2: one turn from git (between its start and end snapshots) while the machine is online; the log's otherwise.
+  const turnTrees = () => {
+    const l = log();
+    const t = turn();
+    if (source() !== "log" || !props.against === "base" || !props.online || t === null || !l || "error" in l) return null;
+    return l.turns.find((x) => x.index === t)?.trees ?? null;
+  };
+  const [turnGit] = createResource(
+    () => {
+      const trees = turnTrees();
+      return trees ? { id: props.sessionId, trees } : null;
+    },
+    (k): Promise<WorktreeDiff | { error: string }> => gitApi.gitDiff(k.id, k.trees).catch((e: Error) => ({ error: e.message })),
+  );
+  /** The turn's diff from git, when it has one and git answered (an error falls back to the log). */
+  const turnFromGit = () => {
+    const d = turnTrees() ? turnGit() : undefined;
+    return d && !("error" in d) ? d : null;
+  };
+  const gitRows = (d: WorktreeDiff): Row[] =>
+    d.files.map((f) => ({ path: f.path, note: f.binary ? `${f.status}, binary` : f.truncated ? `${f.status}, too large to show` : f.status, git: f }));
+  const current = () => (source() === "git" ? git() : (turnFromGit() ?? log()));
   const error = () => {
     const c = current();
     return c && "error" in c ? c.error : null;
@@ -85,8 +109,10 @@ export function ChangesPanel(props: {
     if (source() === "git") {
       const d = git();
       if (!d || "error" in d) return [];
-      return d.files.map((f) => ({ path: f.path, note: f.binary ? `${f.status}, binary` : f.truncated ? `${f.status}, too large to show` : f.status, git: f }));
+      return gitRows(d);
     }
+    const fromGit = turnFromGit();
+    if (fromGit) return gitRows(fromGit);
     const l = log();
     if (!l || "error" in l) return [];
     const t = turn();
@@ -105,6 +131,7 @@ export function ChangesPanel(props: {
   const chosen = () => rows().find((r) => r.path === selected()) ?? null;
   // Issue 28 #3: the session's review, kept on the server (every viewer sees it) until sent.
   const [review, { mutate: setReview }] = createResource(() => gitApi.review(props.sessionId).catch(() => [] as ReviewComment[]));
+  followReview(() => props.reviewVersion ?? 0, () => gitApi.review(props.sessionId), setReview);
   const [sending, setSending] = createSignal(false);
   const addComment = async (c: { path: string; line: number; endLine: number; quoted: string; text: string }) => {
     try {
@@ -146,7 +173,14 @@ export function ChangesPanel(props: {
           {(l) => (
             <select class="changes-turn" aria-label="Turn" value={turn() === null ? "" : String(turn())} onChange={(e) => setTurn(e.currentTarget.value === "" ? null : Number(e.currentTarget.value))}>
               <option value="">Whole session</option>
-              <For each={l().turns}>{(t) => <option value={String(t.index)}>Turn {t.index + 1}</option>}</For>
+              <For each={l().turns}>
+                {(t) => (
+                  <option value={String(t.index)}>
+                    Turn {t.index + 1}
+                    {t.trees && props.against === "base" && props.online ? " · from git" : ""}
+                  </option>
+                )}
+              </For>
             </select>
           )}
         </Show>

@@ -20,7 +20,7 @@ type BarRepo = { name: string; branch: string | null; base: string | null; where
  */
 export default function SessionGitSlot(props: {
   session: { id: string; worktree?: SessionWorktree | null } | null;
-  state: { turnActive: boolean; status: string; viewer: { role: string } | null };
+  state: { turnActive: boolean; status: string; viewer: { role: string } | null; reviewVersion: number };
   request: (op: OpInput) => Promise<OpReply>;
 }) {
   const online = () => props.state.status !== "offline";
@@ -43,6 +43,7 @@ export default function SessionGitSlot(props: {
           repo={r()}
           canAct={!!props.state.viewer && props.state.viewer.role !== "viewer"}
           turnActive={props.state.turnActive}
+          reviewVersion={props.state.reviewVersion}
           online={online()}
           request={props.request}
         />
@@ -60,6 +61,7 @@ function SessionGitBar(props: {
   repo: BarRepo;
   canAct: boolean;
   turnActive: boolean;
+  reviewVersion: number;
   online: boolean;
   /** The session socket's op request ("Send review" is a `message.send`). */
   request: (op: OpInput) => Promise<OpReply>;
@@ -133,7 +135,15 @@ function SessionGitBar(props: {
       </Show>
       <Show when={changes()}>
         <Suspense>
-          <ChangesPanel sessionId={props.sessionId} against={r().worktree ? "base" : "head"} online={props.online} canAct={props.canAct} send={send} onClose={() => setChanges(false)} />
+          <ChangesPanel
+            sessionId={props.sessionId}
+            against={r().worktree ? "base" : "head"}
+            online={props.online}
+            reviewVersion={props.reviewVersion}
+            canAct={props.canAct}
+            send={send}
+            onClose={() => setChanges(false)}
+          />
         </Suspense>
       </Show>
       <Show when={committing()}>

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { type ChangedFile, type CommitResult, type DiffAgainst, type GitStatus, MAX_DIFF_FILES, MAX_LISTED_BRANCHES, type WorktreeDiff, type RepoInfo, type SessionWorktree, type WorktreeRemoval } from "../../../shared/worktree";
+import { type ChangedFile, type CommitResult, type DiffAgainst, type GitStatus, MAX_DIFF_FILES, MAX_LISTED_BRANCHES, type TurnTrees, type WorktreeDiff, type RepoInfo, type SessionWorktree, type WorktreeRemoval } from "../../../shared/worktree";
 import { checkCwd, isInside } from "../allowed-roots";
 import { branchRefusal, firstFree, folderFor, keepReason, readStatus } from "./git-rules";
 import { GitFailed, GitMissing, type GitRun, gitRunBounded } from "./git-run";
@@ -252,4 +252,25 @@ export async function worktreeDiff(ctx: WorktreeContext, p: string, against: Dif
   const cutNote = raw.truncated ? `the diff is larger than ${Math.round((budget * 2) / 1024)} KB: the rest was not read` : null;
   const note = [kept.note, extra, cutNote].filter(Boolean).join("; ") || null;
   return { base, files: kept.files, note };
+}
+
+/**
+ * Issue 28 #2, one turn: the changes between two snapshots of the checkout at `p` (`turn.tree`), bounded like
+ * `worktreeDiff`. Untracked files are in both trees already (the snapshot adds them), so git's patch is all of it.
+ */
+export async function turnDiff(ctx: WorktreeContext, p: string, trees: TurnTrees, budget = DIFF_BUDGET_CHARS): Promise<WorktreeDiff> {
+  const dir = checkedRepoDir(ctx, p);
+  const { git } = ctx;
+  const top = await checkedTop(ctx, dir);
+  for (const id of [trees.from, trees.to]) {
+    const type = (await git(["cat-file", "-t", id], top).catch(() => "")).trim();
+    if (type !== "tree") throw new WorktreeRefused(`${id.slice(0, 12)} is not a snapshot of this worktree`);
+  }
+  const raw = await gitRunBounded(["diff", "--no-color", "--no-ext-diff", "-M", trees.from, trees.to, "--"], top, budget * 2);
+  const files = splitPatch(raw.text);
+  const last = files.at(-1);
+  if (raw.truncated && last) files[files.length - 1] = { ...last, patch: null, truncated: true };
+  const kept = withinBudget(files, budget, MAX_DIFF_FILES);
+  const cutNote = raw.truncated ? `the diff is larger than ${Math.round((budget * 2) / 1024)} KB: the rest was not read` : null;
+  return { base: null, files: kept.files, note: [kept.note, cutNote].filter(Boolean).join("; ") || null };
 }
