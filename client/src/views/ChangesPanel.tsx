@@ -83,7 +83,7 @@ export function ChangesPanel(props: {
   const turnTrees = () => {
     const l = log();
     const t = turn();
-    if (source() !== "log" || !props.against === "base" || !props.online || t === null || !l || "error" in l) return null;
+    if (source() !== "log" || props.against !== "base" || !props.online || t === null || !l || "error" in l) return null;
     return l.turns.find((x) => x.index === t)?.trees ?? null;
   };
   const [turnGit] = createResource(
