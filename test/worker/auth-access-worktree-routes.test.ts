@@ -155,7 +155,7 @@ describe("GET git/status and git/diff", () => {
       expect(await as(who, `/api/sessions/${s.sessionId}/git/status?path=/etc`)).toMatchObject({ status: 200, body: STATUS });
       expect(s.asks.at(-1)!.request).toEqual({ kind: "git.status", path: wt });
       expect(await as(who, `/api/sessions/${s.sessionId}/git/diff?path=/etc`)).toMatchObject({ status: 200, body: DIFF });
-      expect(s.asks.at(-1)!.request).toEqual({ kind: "git.diff", path: wt });
+      expect(s.asks.at(-1)!.request).toEqual({ kind: "git.diff", path: wt, against: "base" });
     }
     const n = s.asks.length;
     expect(await as(STRANGER, `/api/sessions/${s.sessionId}/git/status`)).toMatchObject({ status: 404, body: { error: { code: "NOT_FOUND" } } });
@@ -164,16 +164,35 @@ describe("GET git/status and git/diff", () => {
     expect(s.asks.length).toBe(n);
   });
 
-  it("a session without a worktree is NO_WORKTREE, and the daemon is not asked", async () => {
+  it("a session without a worktree in a repository: its checkout against HEAD (git.repo asked once, then kept); no commit, no removal", async () => {
     const s = await start();
     const plain = await s.create({});
     expect(plain.status).toBe(201);
+    const id = plain.body.session.id;
     const n = s.asks.length;
+    expect(await as(VIEWER, `/api/sessions/${id}/git/repo`)).toMatchObject({ status: 404 }); // not a member of this one
+    expect(await as(OWNER, `/api/sessions/${id}/git/repo`)).toMatchObject({ status: 200, body: { repo: { name: "work", root: "/work", branch: "main", worktree: false }, reason: null } });
+    expect(await as(OWNER, `/api/sessions/${id}/git/status`)).toMatchObject({ status: 200, body: STATUS });
+    expect(s.asks.at(-1)!.request).toEqual({ kind: "git.status", path: "/work" });
+    expect(await as(OWNER, `/api/sessions/${id}/git/diff`)).toMatchObject({ status: 200, body: DIFF });
+    expect(s.asks.at(-1)!.request).toEqual({ kind: "git.diff", path: "/work", against: "head" });
+    expect(s.asks.slice(n).map((a) => a.request.kind)).toEqual(["git.repo", "git.status", "git.diff"]);
+    const m = s.asks.length;
+    expect(await post(OWNER, `/api/sessions/${id}/git/commit`, { message: "m" })).toMatchObject({ status: 404, body: { error: { code: "NO_WORKTREE" } } });
+    expect(await post(OWNER, `/api/sessions/${id}/worktree/remove`, {})).toMatchObject({ status: 404, body: { error: { code: "NO_WORKTREE" } } });
+    expect(s.asks.length).toBe(m);
+  });
+
+  it("a session whose directory is in no repository: git/repo says why, status and diff are NO_REPO and ask nothing more", async () => {
+    const s = await start();
+    s.answers["git.repo"] = () => ({ ok: true, result: { repo: null, reason: "not inside a git repository" } });
+    const plain = await s.create({ cwd: "/work/plain" });
+    const id = plain.body.session.id;
+    const n = s.asks.length;
+    expect(await as(OWNER, `/api/sessions/${id}/git/repo`)).toMatchObject({ status: 200, body: { repo: null, reason: expect.stringContaining("not inside a git repository") } });
     for (const route of ["git/status", "git/diff"])
-      expect(await as(OWNER, `/api/sessions/${plain.body.session.id}/${route}`)).toMatchObject({ status: 404, body: { error: { code: "NO_WORKTREE" } } });
-    expect(await post(OWNER, `/api/sessions/${plain.body.session.id}/git/commit`, { message: "m" })).toMatchObject({ status: 404, body: { error: { code: "NO_WORKTREE" } } });
-    expect(await post(OWNER, `/api/sessions/${plain.body.session.id}/worktree/remove`, {})).toMatchObject({ status: 404, body: { error: { code: "NO_WORKTREE" } } });
-    expect(s.asks.length).toBe(n);
+      expect(await as(OWNER, `/api/sessions/${id}/${route}`)).toMatchObject({ status: 404, body: { error: { code: "NO_REPO" } } });
+    expect(s.asks.slice(n).map((a) => a.request.kind)).toEqual(["git.repo"]);
   });
 
   it("a reply over the limit, one that does not fit, git's refusal, and an offline machine: each a clear API error", { timeout: 30_000 }, async () => {
@@ -256,7 +275,7 @@ describe("one turn's changes from git (the turn's snapshots)", () => {
 
     const wt = worktreeFor(s.sessionId, "baton/fix").worktreePath;
     expect(await as(VIEWER, `/api/sessions/${s.sessionId}/git/diff?from=${A}&to=${B}`)).toMatchObject({ status: 200, body: DIFF });
-    expect(s.asks.at(-1)!.request).toEqual({ kind: "git.diff", path: wt, from: A, to: B });
+    expect(s.asks.at(-1)!.request).toEqual({ kind: "git.diff", path: wt, against: "base", from: A, to: B });
     const n = s.asks.length;
     for (const q of [`from=${A}`, `from=${A}&to=HEAD`, `from=${A}&to=${B}x`, "to=--output=/tmp/x"])
       expect(await as(OWNER, `/api/sessions/${s.sessionId}/git/diff?${q}`)).toMatchObject({ status: 400, body: { error: { code: "BAD_REQUEST" } } });

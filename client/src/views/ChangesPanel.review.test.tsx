@@ -26,7 +26,7 @@ describe("the review follows the session's review frames", () => {
       }),
     );
     const [version, setVersion] = createSignal(3);
-    render(() => <ChangesPanel sessionId="s1" hasWorktree={false} online={false} canAct reviewVersion={version()} send={async () => true} onClose={() => {}} />);
+    render(() => <ChangesPanel sessionId="s1" against="head" online={false} canAct reviewVersion={version()} send={async () => true} onClose={() => {}} />);
     expect(await screen.findByText("Rename this")).toBeTruthy();
     expect(reads).toHaveLength(1);
     comments = [comment("c1", "Rename this"), comment("c2", "And split this function", 9)];

@@ -42,7 +42,7 @@ describe("the changes view's turns", () => {
   it("online, a turn with snapshots is read from git; one without, from the log", async () => {
     const asked: string[] = [];
     serve(asked);
-    render(() => <ChangesPanel sessionId="s1" hasWorktree online canAct send={async () => true} onClose={() => {}} />);
+    render(() => <ChangesPanel sessionId="s1" against="base" online canAct send={async () => true} onClose={() => {}} />);
     const turn = await openLog();
     expect(screen.getByRole("option", { name: "Turn 1 · from git" })).toBeTruthy();
     expect(screen.getByRole("option", { name: "Turn 2" })).toBeTruthy();
@@ -57,13 +57,13 @@ describe("the changes view's turns", () => {
   it("offline, or when git cannot answer, the turn comes from the log", async () => {
     const asked: string[] = [];
     serve(asked, () => new Response(JSON.stringify({ error: { code: "MACHINE_OFFLINE", message: "the machine is offline" } }), { status: 409 }));
-    const { unmount } = render(() => <ChangesPanel sessionId="s1" hasWorktree online canAct send={async () => true} onClose={() => {}} />);
+    const { unmount } = render(() => <ChangesPanel sessionId="s1" against="base" online canAct send={async () => true} onClose={() => {}} />);
     fireEvent.change(await openLog(), { target: { value: "0" } });
     await waitFor(() => expect(asked).toContain(`/api/sessions/s1/git/diff?from=${A}&to=${B}`));
     expect(await screen.findByText("logged.ts")).toBeTruthy();
     unmount();
     asked.length = 0;
-    render(() => <ChangesPanel sessionId="s1" hasWorktree online={false} canAct send={async () => true} onClose={() => {}} />);
+    render(() => <ChangesPanel sessionId="s1" against="base" online={false} canAct send={async () => true} onClose={() => {}} />);
     const turn = await screen.findByRole("combobox", { name: "Turn" });
     expect(screen.getByRole("option", { name: "Turn 1" })).toBeTruthy();
     fireEvent.change(turn, { target: { value: "0" } });

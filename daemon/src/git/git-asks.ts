@@ -32,7 +32,10 @@ export async function answerGitAsk(ctx: WorktreeContext, req: GitAskRequest): Pr
       case "git.commit":
         return { ok: true, result: await commitAll(ctx, req.path, req.message) };
       case "git.diff":
-        return { ok: true, result: req.from && req.to ? await turnDiff(ctx, req.path, { from: req.from, to: req.to }) : await worktreeDiff(ctx, req.path) };
+        return {
+          ok: true,
+          result: req.from && req.to ? await turnDiff(ctx, req.path, { from: req.from, to: req.to }) : await worktreeDiff(ctx, req.path, req.against ?? "base"),
+        };
       default:
         return assertNever(req);
     }
