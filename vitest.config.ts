@@ -14,7 +14,17 @@ export default defineConfig({
         test: {
           name: "unit",
           environment: "node",
-          include: ["shared/**/*.test.ts", "worker/**/*.test.ts", "daemon/**/*.test.ts", "test/daemon/**/*.test.ts", "test/fake-model/**/*.test.ts", "test/build/**/*.test.ts", "test/scripts/**/*.test.ts", "test/*.test.ts"],
+          include: ["shared/**/*.test.ts", "worker/**/*.test.ts", "daemon/**/*.test.ts", "test/fake-model/**/*.test.ts", "test/build/**/*.test.ts", "test/scripts/**/*.test.ts", "test/*.test.ts"],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          // The daemon against real processes (the demo agent and Gemini over stdio, git, the spawned CLI): files
+          // that mostly wait, so npm test runs them beside the CPU-bound projects rather than in their queue.
+          name: "daemon",
+          environment: "node",
+          include: ["test/daemon/**/*.test.ts"],
           testTimeout: 30_000,
         },
       },

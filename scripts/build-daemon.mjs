@@ -1,6 +1,7 @@
 // `npm run build:daemon`: bundles the daemon CLI and the demo agent (with shared/ and every run-time
 // dependency) into daemon/dist/, so the npm package `baton-acp` runs on plain Node with no install step
 // beyond its own tarball and no tsx. Third-party license texts go to daemon/dist/THIRD_PARTY_LICENSES.md.
+// `--out <dir>` builds elsewhere (npm test builds one for its run, so its spawned daemons and demo agents skip tsx).
 import { build } from "esbuild";
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -8,7 +9,8 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DAEMON = join(ROOT, "daemon");
-const OUT = join(DAEMON, "dist");
+const outArg = process.argv.indexOf("--out");
+const OUT = outArg > 0 && process.argv[outArg + 1] ? resolve(process.argv[outArg + 1]) : join(DAEMON, "dist");
 const pkg = JSON.parse(readFileSync(join(DAEMON, "package.json"), "utf8"));
 /** The oldest Node the bundle is compiled for: daemon/package.json `engines.node` (see daemon/README.md). */
 const TARGET = `node${/\d+/.exec(pkg.engines.node)[0]}`;

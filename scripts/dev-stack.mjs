@@ -2,6 +2,7 @@
 // (workerd, the same asset and upgrade handling as a deployment), and a daemon with the demo agent,
 // paired automatically. Used by `npm start` and e2e tests; `npm run dev` serves through Vite with hot
 // reload instead (`dev: true`).
+import { BATON_BIN } from "./baton-bin.mjs";
 import { spawn, execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
@@ -281,7 +282,7 @@ function daemonPath(path = "") {
 }
 
 export function startDaemonProcess({ url, token, roots, env, quiet }) {
-  const args = [join(ROOT, "daemon", "bin", "baton.mjs"), "daemon", "--server", url, ...roots.flatMap((r) => ["--root", r])];
+  const args = [BATON_BIN, "daemon", "--server", url, ...roots.flatMap((r) => ["--root", r])];
   // The token goes through the environment, not argv (argv is visible in `ps`).
   return spawn(process.execPath, args, {
     cwd: ROOT,

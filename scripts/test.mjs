@@ -1,8 +1,8 @@
 // `npm test`: the type checks and every vitest project, arranged so a 2-core machine stays busy. The projects
-// that wait on real processes take most of the time and little CPU, each one file at a time: e2e (the local
-// stack and Chromium) and agents (Claude Code and Codex against the fake model) run as two vitest runs side by
-// side; the CPU-bound projects (unit, client, the workerd ones) run in a third beside them, a step lower in
-// priority, and the type checks beside all three at that same priority. Each vitest prints one
+// that wait on real processes take most of the time and little CPU: e2e (the local stack and Chromium), agents
+// (Claude Code and Codex against the fake model) and daemon (the demo agent, git and the CLI as processes) run as
+// three vitest runs side by side; the CPU-bound projects (unit, client, the workerd ones) run in a fourth beside
+// them, a step lower in priority, and the type checks beside all four at that same priority. Each vitest prints one
 // line per finished file and writes a blob report; their merge prints the full report once (errors, console
 // output, the slowest ten files, then the summary with "Tests N passed"). Extra arguments go to every vitest
 // run (`npm test -- -t pattern`). First, the pinned Gemini CLI goes into the agents' cache if it is not there
@@ -27,6 +27,8 @@ const RUNS = [
   // the e2e run was the whole suite's tail (≈ 940 s of files on 2 cores). vitest starts the slowest known first.
   { name: "e2e", projects: ["e2e"], niceness: 0, args: [`--maxWorkers=${E2E_FILES_AT_ONCE}`, "--fileParallelism"] },
   { name: "agents", projects: ["agents"], niceness: 0, args: [] },
+  // The daemon against real processes: waiting more than computing, so beside the CPU-bound queue, not in it.
+  { name: "daemon", projects: ["daemon"], niceness: 0, args: [] },
   // One file at a time (vitest's default on 2 cores): two made the workerd reliability scenarios (200 viewers, floods)
   // miss their bounds and saved a minute at most (16:38 vs 17:43 wall).
   { name: "cpu", projects: ["unit", "client", "worker", "worker-access", "worker-builtin", "worker-push"], niceness: 3, args: [] },
@@ -58,7 +60,24 @@ function run(args, niceness = 0) {
   });
 }
 
+/**
+ * The daemon CLI and the demo agent bundled once for the run (build-daemon.mjs --out): every daemon and demo agent
+ * the tests spawn then starts on plain Node instead of compiling its sources through tsx (≈ 0.4 s of CPU each, and
+ * seconds of wall clock on a loaded machine). The runs inherit where they are.
+ */
+function buildDaemonBundle(dir) {
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, [join(ROOT, "scripts", "build-daemon.mjs"), "--out", dir], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+    child.on("error", rej);
+    child.on("close", (code) => (code === 0 ? res() : rej(new Error(`build-daemon.mjs exited ${code}`))));
+  });
+}
+
 const started = Date.now();
+const bundle = mkdtempSync(join(tmpdir(), "baton-test-daemon-"));
+await buildDaemonBundle(bundle);
+process.env.BATON_DAEMON_BIN = join(bundle, "baton.mjs");
+process.env.BATON_DEMO_AGENT = join(bundle, "demo-agent.mjs");
 // A failed install is not the end of the run: the files that need the CLI try again and fail with npm's reason.
 await installAgent("gemini").catch((err) => console.error(`[agents] gemini: ${err instanceof Error ? err.message : err}`));
 const checking = typecheck({ parallel: 1, niceness: TYPECHECK_NICENESS });
@@ -73,4 +92,5 @@ console.log(`\ntypecheck: ${failedChecks.length ? `${failedChecks.length} of ${T
 console.log(`tests and type checks ran in ${((Date.now() - started) / 1000).toFixed(0)} s; the report:`);
 const merged = await run(["--merge-reports", blobs, "--reporter=./test/slowest-files-reporter.ts", "--reporter=default"]);
 rmSync(blobs, { recursive: true, force: true });
+rmSync(bundle, { recursive: true, force: true });
 process.exitCode = failedChecks.length || merged || codes.some((c) => c !== 0) ? 1 : 0;

@@ -66,3 +66,24 @@ describe("changes from the room's log", () => {
     expect(c.result()).toEqual({ files: [], turns: [], truncated: false });
   });
 });
+
+describe("a turn's snapshots (issue 28 #2)", () => {
+  const from = "a".repeat(40);
+  const to = "b".repeat(40);
+  it("a turn with snapshots carries them, and is listed even when its tools logged no change; one without has none", () => {
+    const c = collectChanges(null, 1e6, new Map([["m2", { from, to }]]));
+    c.add([
+      { kind: "user_message", id: "m1" },
+      { kind: "acp", update: { sessionUpdate: "tool_call", toolCallId: "t1", kind: "edit", content: [{ type: "diff", path: "a.ts", oldText: "1", newText: "2" }] } },
+      // Turn 2 changed files through a shell command: nothing in the log, everything in git.
+      { kind: "user_message", id: "m2" },
+      { kind: "acp", update: { sessionUpdate: "tool_call", toolCallId: "t2", kind: "execute", title: "sed -i s/x/y/ b.ts" } },
+      { kind: "user_message", id: "m3" },
+    ]);
+    const r = c.result();
+    expect(r.turns.map((t) => [t.index, t.messageId, t.files.map((f) => f.path), t.trees ?? null])).toEqual([
+      [0, "m1", ["a.ts"], null],
+      [1, "m2", [], { from, to }],
+    ]);
+  });
+});

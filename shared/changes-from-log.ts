@@ -13,7 +13,11 @@ export type LoggedFile = {
   /** Only a location was logged (no diff content): the file was touched, its change is unknown. */
   hasDiff: boolean;
 };
-export type LoggedTurn = { index: number; messageId: string | null; files: LoggedFile[] };
+/**
+ * `trees`: the turn's worktree snapshots (issue 28 #2, `turn.tree`), when the room has both: while
+ * the machine is online the view asks git for the diff between them instead of reading the log's.
+ */
+export type LoggedTurn = { index: number; messageId: string | null; files: LoggedFile[]; trees?: { from: string; to: string } };
 export type LoggedChanges = { files: LoggedFile[]; turns: LoggedTurn[]; /** Texts were left out past the budget. */ truncated: boolean };
 
 /** Tool kinds whose locations are files the call changed (a `read` or `search` touches nothing). */
@@ -26,8 +30,12 @@ const text = (x: unknown): string | null => (typeof x === "string" ? x : null);
 
 export type ChangesCollector = { add(events: Iterable<Event>): void; result(): LoggedChanges };
 
-/** `cwd` makes absolute paths relative to it; `maxChars` bounds the texts kept (the rest become location-only). */
-export function collectChanges(cwd: string | null, maxChars: number): ChangesCollector {
+/**
+ * `cwd` makes absolute paths relative to it; `maxChars` bounds the texts kept (the rest become location-only).
+ * `trees`: turns' worktree snapshots by their message id; a turn with them is listed even when its tools logged
+ * no change (an edit made through a shell command is only in git).
+ */
+export function collectChanges(cwd: string | null, maxChars: number, trees: ReadonlyMap<string, { from: string; to: string }> = new Map()): ChangesCollector {
   const session = new Map<string, LoggedFile>();
   const turns: { index: number; messageId: string | null; files: Map<string, LoggedFile> }[] = [];
   const kinds = new Map<string, string>();
@@ -86,9 +94,15 @@ export function collectChanges(cwd: string | null, maxChars: number): ChangesCol
     },
     result() {
       const net = (f: LoggedFile) => !f.hasDiff || f.oldText !== f.newText;
+      const treesOf = (t: { messageId: string | null }) => (t.messageId !== null ? trees.get(t.messageId) : undefined);
       return {
         files: [...session.values()].filter(net),
-        turns: turns.filter((t) => t.files.size).map((t) => ({ index: t.index, messageId: t.messageId, files: [...t.files.values()].filter(net) })),
+        turns: turns
+          .filter((t) => t.files.size || treesOf(t))
+          .map((t) => {
+            const snap = treesOf(t);
+            return { index: t.index, messageId: t.messageId, files: [...t.files.values()].filter(net), ...(snap ? { trees: snap } : {}) };
+          }),
         truncated,
       };
     },

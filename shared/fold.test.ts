@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { clearDropped, fold, type FoldState, framesOf, initialSessionState, rowById, rowsOf } from "./fold";
 import { MAX_TERMINAL_OUTPUT_CHARS } from "./limits";
-import type { QueueEntry, ServerFrame, SessionEvent } from "./viewer-protocol";
+import { type QueueEntry, type ServerFrame, ServerFrame as ServerFrameSchema, type SessionEvent } from "./viewer-protocol";
 
 let seq = 0;
 beforeEach(() => {
@@ -529,5 +529,18 @@ describe("fold: batch frames", () => {
     const b = st(idle());
     expect(framesOf({ type: "batch", frames: [a, b] as Extract<ServerFrame, { type: "event" | "state" }>[] })).toEqual([a, b]);
     expect(framesOf(a)).toEqual([a]);
+  });
+});
+
+describe("fold: review frames (issue 28 #3)", () => {
+  it("moves reviewVersion only; the same version again keeps the state object", () => {
+    const s0 = initialSessionState();
+    expect(s0.reviewVersion).toBe(0);
+    const s1 = fold(s0, { type: "review", version: 3 });
+    expect(s1.reviewVersion).toBe(3);
+    expect(s1.rows).toBe(s0.rows);
+    expect(s1.seq).toBe(s0.seq);
+    expect(fold(s1, { type: "review", version: 3 })).toBe(s1);
+    expect(ServerFrameSchema.safeParse({ type: "review", version: 0 }).success).toBe(false);
   });
 });

@@ -13,6 +13,7 @@
  *   join's window or in a history page; without a seq (state frames, old snapshots) by a counter.
  * - `state` frames (queue_state / config_state / session_status) carry current state, no seq.
  * - A `batch` is its frames applied in order: the same state as receiving them one by one.
+ * - A `review` frame only moves `reviewVersion` (the comments themselves are fetched over HTTP).
  * - A `queue_state` never adds a transcript row (the queue is a Sender affordance, not history).
  * - Unknown ACP update kinds are ignored; `user_message_chunk` too (the agent replaying its history
  *   on load would duplicate the echoes).
@@ -55,6 +56,8 @@ export type FoldState = {
   commands: Command[];
   /** Title from the agent (`session_info_update`), when it sent one. */
   title: string | null;
+  /** The review's change count (`review` frames); a holder of the review reads it again when this moves. 0: never heard. */
+  reviewVersion: number;
   /** How to log the agent in, when the session failed for want of a login (`session_status` error). */
   authMethods: AuthMethod[];
   /** Counter for rows without an agent-provided id. */
@@ -88,6 +91,7 @@ export function initialSessionState(): FoldState {
     usage: null,
     commands: [],
     title: null,
+    reviewVersion: 0,
     authMethods: [],
     nextRow: 0,
     historyBefore: null,
@@ -119,6 +123,8 @@ export function fold(state: FoldState, frame: ServerFrame): FoldState {
       });
     case "ready":
       return { ...state, ready: true, seq: Math.max(state.seq, frame.seq) };
+    case "review":
+      return frame.version === state.reviewVersion ? state : { ...state, reviewVersion: frame.version };
     case "ack":
     case "error":
       return state;

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { MAX_ID_LENGTH, MAX_LISTED_AGENT_SESSIONS } from "./limits";
-import { CommitResult, GitStatus, MAX_COMMIT_MESSAGE_CHARS, RepoInfo, SessionWorktree, WorktreeDiff, WorktreeRemoval } from "./worktree";
+import { CommitResult, DiffAgainst, GitStatus, GitTreeId, MAX_COMMIT_MESSAGE_CHARS, RepoInfo, SessionWorktree, WorktreeDiff, WorktreeRemoval } from "./worktree";
 
 const Path = z.string().min(1).max(4096);
 const AgentId = z.string().min(1).max(64);
@@ -51,8 +51,13 @@ export const GitAskRequest = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("git.status"), path: Path }),
   /** Stages everything in `path` and commits it with the person's message. A later `git.push` takes the same `path`. */
   z.object({ kind: z.literal("git.commit"), path: Path, message: z.string().min(1).max(MAX_COMMIT_MESSAGE_CHARS) }),
-  /** The files the checkout at `path` changed against its base, with their diffs (bounded; issue 28 #2). */
-  z.object({ kind: z.literal("git.diff"), path: Path }),
+  /**
+   * The files the checkout at `path` changed against its base or HEAD (`against`, default base), with their diffs
+   * (bounded; issue 28 #2). With `from` and `to` (a turn's `turn.tree` snapshots): the changes between those two trees instead.
+   */
+  z
+    .object({ kind: z.literal("git.diff"), path: Path, against: DiffAgainst.optional(), from: GitTreeId.optional(), to: GitTreeId.optional() })
+    .refine((r) => (r.from === undefined) === (r.to === undefined), "from and to go together"),
 ]);
 export type GitAskRequest = z.infer<typeof GitAskRequest>;
 

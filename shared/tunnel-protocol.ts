@@ -9,6 +9,7 @@ import { z } from "zod";
 import { PromptBlocks } from "./blocks";
 import { MAX_BATCH_EVENTS } from "./limits";
 import { AskFrame, AskReplyFrame } from "./tunnel-ask";
+import { GitTreeId } from "./worktree";
 import { AcpUpdate, AuthMethod, ConfigState, ElicitationAction, ElicitationContent, Id, PermissionOption } from "./viewer-protocol";
 
 export const AgentCapabilities = z.object({
@@ -71,6 +72,11 @@ export const DaemonEvent = z.discriminatedUnion("t", [
   z.object({ t: z.literal("session.update"), sessionId: Id, update: AcpUpdate }),
   z.object({ t: z.literal("turn.started"), sessionId: Id, turnId: Id }),
   z.object({ t: z.literal("turn.ended"), sessionId: Id, turnId: Id, stopReason: z.string(), error: z.string().nullish() }),
+  /**
+   * Issue 28 #2: the session's worktree as a git tree at the turn's start (before the prompt reaches the agent)
+   * and at its end (after the agent answered), so one turn's changes can be read from git (`git.diff {from, to}`).
+   */
+  z.object({ t: z.literal("turn.tree"), sessionId: Id, turnId: Id, edge: z.enum(["start", "end"]), tree: GitTreeId }),
   z.object({
     t: z.literal("permission.request"),
     sessionId: Id,

@@ -372,6 +372,12 @@ export type ErrorFrame = z.infer<typeof ErrorFrame>;
 export const EventFrame = z.object({ type: z.literal("event"), seq: z.number(), event: SessionEvent });
 /** A current-state frame (queue_state, config_state, session_status) — not logged, no seq. */
 export const StateFrame = z.object({ type: z.literal("state"), event: SessionEvent });
+/**
+ * The session's review comments changed (issue 28 #3; they live in D1, not in the room): `version` counts the
+ * changes. Sent to every viewer at each add / delete / clear, and on join once the review has ever changed; a
+ * client that holds the review reads it again (`GET /api/sessions/:id/review`) when the version differs.
+ */
+export const ReviewFrame = z.object({ type: z.literal("review"), version: z.number().int().min(1) });
 
 export const ServerFrame = z.discriminatedUnion("type", [
   /** First frame on every connection. */
@@ -401,6 +407,7 @@ export const ServerFrame = z.discriminatedUnion("type", [
   z.object({ type: z.literal("batch"), frames: z.array(z.discriminatedUnion("type", [EventFrame, StateFrame])).min(1) }),
   /** Replay finished; everything after this is live. */
   z.object({ type: z.literal("ready"), seq: z.number() }),
+  ReviewFrame,
   /** The answer to one op: its result's shape is fixed by the op (`AckResults`). */
   AckFrame,
   ErrorFrame,

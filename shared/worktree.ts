@@ -92,6 +92,12 @@ export const ChangedFile = z.object({
 });
 export type ChangedFile = z.infer<typeof ChangedFile>;
 
+/** A git tree's id (SHA-1 or SHA-256, lower-case hex): a turn's snapshot of its worktree (`turn.tree`). */
+export const GitTreeId = z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/, "a git object id");
+/** A turn's two snapshots: its changes are the diff from `from` to `to`. */
+export const TurnTrees = z.object({ from: GitTreeId, to: GitTreeId });
+export type TurnTrees = z.infer<typeof TurnTrees>;
+
 /** Most files one diff lists: a mass rename lists this many and says how many more. */
 export const MAX_DIFF_FILES = 500;
 export const WorktreeDiff = z.object({
@@ -101,3 +107,29 @@ export const WorktreeDiff = z.object({
   note: z.string().max(500).nullable(),
 });
 export type WorktreeDiff = z.infer<typeof WorktreeDiff>;
+
+/**
+ * What a diff compares the checkout with: `base` — where a session's worktree branched off its base (no base
+ * recorded: HEAD); `head` — the last commit, for a session in the person's own checkout (its uncommitted work).
+ */
+export const DiffAgainst = z.enum(["base", "head"]);
+export type DiffAgainst = z.infer<typeof DiffAgainst>;
+
+/**
+ * The repository a session's changes come from (issue 28 #2): its worktree, or the checkout its directory lies in
+ * (a session without a worktree); `repo` null, with why, when there is none.
+ */
+export const SessionRepo = z.object({
+  repo: z
+    .object({
+      name: z.string().min(1).max(255),
+      root: Path,
+      /** The checked-out branch (the worktree's own); null when HEAD is detached. */
+      branch: Ref.nullable(),
+      /** A Baton worktree (diffed against its base, committable) or the person's own checkout (against HEAD, read-only). */
+      worktree: z.boolean(),
+    })
+    .nullable(),
+  reason: z.string().max(2000).nullable(),
+});
+export type SessionRepo = z.infer<typeof SessionRepo>;

@@ -1,14 +1,15 @@
 /**
  * Review comments (issue 28 #3) over HTTP: kept with the session in D1 (every member sees them) until "Send
  * review", which the client sends as one message through the room (queued like any message) and then clears.
- * Reading: anyone who sees the session; writing: owner and members.
+ * Reading: anyone who sees the session; writing: owner and members. After each write the session's room tells
+ * every viewer (a `review` frame with the new version; they read the list again), so nobody reloads to see it.
  */
 import { Hono } from "hono";
 import type { AccountScope } from "../shared/api";
 import { MAX_REVIEW_COMMENTS, type ReviewComment, ReviewCommentBody } from "../shared/review-message";
 import { apiError } from "./api-error";
 import { sessionAccess, type User } from "./d1-directory";
-import type { Env } from "./env";
+import { type Env, roomStub } from "./env";
 import { canWrite } from "./session-list/session-list-rules";
 
 type RouteEnv = { Bindings: Env; Variables: { user: User; scope: AccountScope } };
@@ -25,6 +26,15 @@ async function comments(db: D1Database, sessionId: string): Promise<ReviewCommen
     .bind(sessionId)
     .all<Row>();
   return results;
+}
+
+/** Every viewer of the session hears that the review changed (best effort: the write stands either way). */
+async function tellViewers(env: Env, sessionId: string): Promise<void> {
+  try {
+    await roomStub(env, sessionId).reviewChanged();
+  } catch (err) {
+    console.error("review change not fanned out", sessionId, err);
+  }
 }
 
 reviewRoutes.get("/sessions/:id/review", async (c) => {
@@ -45,6 +55,7 @@ reviewRoutes.post("/sessions/:id/review", async (c) => {
   await c.env.DB.prepare("INSERT INTO review_comments (id, session_id, author_id, path, line, end_line, quoted, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
     .bind(crypto.randomUUID(), access.session.id, c.get("user").id, d.path, d.line, d.endLine, d.quoted, d.text, Date.now())
     .run();
+  await tellViewers(c.env, access.session.id);
   return c.json({ comments: await comments(c.env.DB, access.session.id) }, 201);
 });
 
@@ -54,7 +65,9 @@ reviewRoutes.delete("/sessions/:id/review/:commentId?", async (c) => {
   if (!access) return apiError(c, 404, "NOT_FOUND", "no such session");
   if (!canWrite(access.role)) return apiError(c, 403, "FORBIDDEN", "viewers cannot change the review");
   const one = c.req.param("commentId");
-  if (one) await c.env.DB.prepare("DELETE FROM review_comments WHERE session_id = ? AND id = ?").bind(access.session.id, one).run();
-  else await c.env.DB.prepare("DELETE FROM review_comments WHERE session_id = ?").bind(access.session.id).run();
+  const del = one
+    ? await c.env.DB.prepare("DELETE FROM review_comments WHERE session_id = ? AND id = ?").bind(access.session.id, one).run()
+    : await c.env.DB.prepare("DELETE FROM review_comments WHERE session_id = ?").bind(access.session.id).run();
+  if (del.meta.changes > 0) await tellViewers(c.env, access.session.id);
   return c.json({ comments: await comments(c.env.DB, access.session.id) });
 });

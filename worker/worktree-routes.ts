@@ -7,13 +7,14 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AccountScope } from "../shared/api";
 import { AskErrorCode, type AskKind, type AskOutcome } from "../shared/tunnel-ask";
-import { CommitBody, type RepoInfo, type SessionWorktree, type WorktreeRequest } from "../shared/worktree";
+import { CommitBody, TurnTrees, type RepoInfo, type SessionRepo, type SessionWorktree, type WorktreeRequest } from "../shared/worktree";
 import { apiError } from "./api-error";
 import { ask, askRefusal } from "./agent-session-routes";
 import { getMachine, sessionAccess, type User } from "./d1-directory";
 import { type Env, roomStub } from "./env";
 import { insideRoots } from "../shared/paths";
 import { canWrite } from "./session-list/session-list-rules";
+import { gitTargetOf } from "./session-git-target";
 
 type RouteEnv = { Bindings: Env; Variables: { user: User; scope: AccountScope } };
 export const worktreeRoutes = new Hono<RouteEnv>();
@@ -88,15 +89,30 @@ async function worktreeOf(c: { env: Env; req: { param(k: "id"): string }; get(k:
   return { ok: true as const, access, wt };
 }
 
+/** Issue 28 #2: the repository the session's changes come from (its worktree, or the checkout its directory is in). */
+worktreeRoutes.get("/sessions/:id/git/repo", async (c) => {
+  const access = await sessionAccess(c.env.DB, c.req.param("id"), c.get("user").id);
+  if (!access) return apiError(c, 404, "NOT_FOUND", "no such session");
+  const found = await gitTargetOf(c.env, access.session);
+  if (found.ok) return c.json({ repo: found.repo, reason: null } satisfies SessionRepo);
+  if (found.code === "NO_REPO") return c.json({ repo: null, reason: found.message } satisfies SessionRepo);
+  return apiError(c, found.status, found.code, found.message);
+});
+
 /** Issue 28 #4: ahead / behind the base and the changed files, for everyone who sees the session. */
 worktreeRoutes.get("/sessions/:id/git/status", async (c) => {
-  const found = await worktreeOf(c);
-  if (!found.ok) return apiError(c, 404, found.code, found.message);
-  const out = await ask(c.env, found.access.session.machineId, { kind: "git.status", path: found.wt.worktreePath });
+  const access = await sessionAccess(c.env.DB, c.req.param("id"), c.get("user").id);
+  if (!access) return apiError(c, 404, "NOT_FOUND", "no such session");
+  const found = await gitTargetOf(c.env, access.session);
+  if (!found.ok) return apiError(c, found.status, found.code, found.message);
+  const out = await ask(c.env, access.session.machineId, { kind: "git.status", path: found.target.path });
   return answerAsk(c, out);
 });
 
-/** Commits everything in the worktree with the person's message (owner and members). */
+/**
+ * Commits everything in the worktree with the person's message (owner and members). Only a Baton worktree: in a
+ * person's own checkout `git add --all` would sweep their unrelated work into a commit on their branch.
+ */
 worktreeRoutes.post("/sessions/:id/git/commit", async (c) => {
   const body = CommitBody.safeParse(await c.req.json().catch(() => null));
   if (!body.success) return apiError(c, 400, "BAD_REQUEST", body.error.issues[0]?.message ?? "invalid body");
@@ -107,11 +123,21 @@ worktreeRoutes.post("/sessions/:id/git/commit", async (c) => {
   return answerAsk(c, out);
 });
 
-/** Issue 28 #2: the files the worktree changed against its base, with their diffs (bounded by the daemon). */
+/**
+ * Issue 28 #2: the files the session changed, with their diffs (bounded by the daemon): its worktree against its
+ * base, or — a session in the person's own checkout — the working tree against HEAD; with `?from=&to=` (a turn's
+ * snapshots, from `GET …/changes`) the changes of that one turn.
+ */
 worktreeRoutes.get("/sessions/:id/git/diff", async (c) => {
-  const found = await worktreeOf(c);
-  if (!found.ok) return apiError(c, 404, found.code, found.message);
-  const out = await ask(c.env, found.access.session.machineId, { kind: "git.diff", path: found.wt.worktreePath });
+  const from = c.req.query("from");
+  const to = c.req.query("to");
+  const trees = from === undefined && to === undefined ? null : TurnTrees.safeParse({ from, to });
+  if (trees && !trees.success) return apiError(c, 400, "BAD_REQUEST", "from and to must both be git tree ids");
+  const access = await sessionAccess(c.env.DB, c.req.param("id"), c.get("user").id);
+  if (!access) return apiError(c, 404, "NOT_FOUND", "no such session");
+  const found = await gitTargetOf(c.env, access.session);
+  if (!found.ok) return apiError(c, found.status, found.code, found.message);
+  const out = await ask(c.env, access.session.machineId, { kind: "git.diff", path: found.target.path, against: found.target.against, ...(trees?.data ?? {}) });
   return answerAsk(c, out);
 });
 

@@ -7,6 +7,7 @@ import { detectAgents, type ResolvedAgent } from "./agent/agent-presets";
 import { isInside, resolveRoots } from "./allowed-roots";
 import { gitRunner } from "./git/git-run";
 import { createGitAskHandler, GIT_ASK_KINDS } from "./git/git-asks";
+import { turnSnapshots } from "./git/turn-snapshot";
 import { migrateCapabilityCache, readCapabilityCache, sameCapabilities, withLearnt, writeCapabilityCache, type CapabilityCache } from "./agent/capability-cache";
 import type { DaemonOptions } from "./daemon-options";
 import { errorMessage, makeLogger, type Logger } from "./log";
@@ -89,6 +90,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     log,
     timeouts: options.timeouts,
     budget: options.budget ?? null,
+    snapshot: turnSnapshots(gitRunner(), worktreesDir),
   });
 
   const statusWaiters = new Set<(s: TunnelStatus) => void>();

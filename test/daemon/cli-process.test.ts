@@ -9,8 +9,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { useTmpDirs } from "./host-harness";
+import { BATON_BIN } from "../../scripts/baton-bin.mjs";
 
-const BIN = fileURLToPath(new URL("../../daemon/bin/baton.mjs", import.meta.url));
+const BIN = BATON_BIN;
 const tempDir = useTmpDirs();
 
 async function baton(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {

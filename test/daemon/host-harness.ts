@@ -97,7 +97,9 @@ export type HostFixture = {
   close(): Promise<void>;
 };
 
-export function makeHostFixture(opts: { env?: Record<string, string>; timeouts?: Partial<SessionTimeouts>; log?: Logger } = {}): HostFixture {
+export function makeHostFixture(
+  opts: { env?: Record<string, string>; timeouts?: Partial<SessionTimeouts>; log?: Logger; snapshot?: (cwd: string) => Promise<string | null> } = {},
+): HostFixture {
   const root = tmpDir("baton-root-");
   const stateDir = tmpDir("baton-demo-state-");
   const rec = makeRecorder();
@@ -107,6 +109,7 @@ export function makeHostFixture(opts: { env?: Record<string, string>; timeouts?:
     emit: (e) => rec.push(e),
     timeouts: opts.timeouts,
     log: opts.log,
+    ...(opts.snapshot ? { snapshot: opts.snapshot } : {}),
   });
   const send = (cmd: MachineCommand) => host.handle(cmd);
   return {

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { DaemonEvent } from "../../shared/tunnel-protocol";
 import { sendFrame, useMachineServers, type Conn } from "./fake-machine";
 import { FAST_DEMO_ENV, useDaemons, useTmpDirs } from "./host-harness";
+import { BATON_BIN } from "../../scripts/baton-bin.mjs";
 
 const TOKEN = "tok-abcdef-0123456789";
 /** One step's limit (a spawned CLI under tsx starts in seconds on a loaded 2-core machine; 8 s was missed there). */
@@ -72,7 +73,7 @@ describe("startDaemon (in-process) against a fake Machine DO", () => {
   }, TEST_MS);
 });
 
-const BIN = fileURLToPath(new URL("../../daemon/bin/baton.mjs", import.meta.url));
+const BIN = BATON_BIN;
 
 describe("baton CLI (spawned)", () => {
   it("refuses a missing explicit config file with a clear message (exit 2)", async () => {
@@ -116,7 +117,7 @@ describe("baton CLI (spawned)", () => {
         .filter((p) => /^\d+$/.test(p))
         .filter((p) => {
           try {
-            return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes("demo-agent/main.ts") && fs.readFileSync(`/proc/${p}/environ`, "utf8").includes(state);
+            return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").match(/demo-agent(\/main\.ts|\.mjs)/) !== null && fs.readFileSync(`/proc/${p}/environ`, "utf8").includes(state);
           } catch {
             return false;
           }

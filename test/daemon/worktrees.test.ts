@@ -219,7 +219,7 @@ describe("the worktree's diff (issue 28 #2)", () => {
     git(wt.worktreePath, "add", ".");
     fs.writeFileSync(path.join(wt.worktreePath, "small.txt"), "s\n");
     fs.writeFileSync(path.join(wt.worktreePath, "huge.log"), big);
-    const d = await worktreeDiff(ctx, wt.worktreePath, 16 * 1024);
+    const d = await worktreeDiff(ctx, wt.worktreePath, "base", 16 * 1024);
     const by = Object.fromEntries(d.files.map((f) => [f.path, f]));
     expect(by["src/a.ts"]).toMatchObject({ patch: null, truncated: true });
     expect(by["huge.log"]).toMatchObject({ patch: null, truncated: true });
@@ -230,6 +230,78 @@ describe("the worktree's diff (issue 28 #2)", () => {
 
   it("refuses outside the roots", async () => {
     await expect(worktreeDiff(ctx, t.base)).rejects.toThrow(/outside the allowed roots/);
+  });
+});
+
+describe("a session in the person's own checkout (issue 28 #2: changes without a worktree)", () => {
+  it("diffs the working tree against HEAD: staged, unstaged and untracked; committed work is not a change", async () => {
+    fs.writeFileSync(path.join(t.repo, "src", "a.ts"), "export const a = 2;\n");
+    git(t.repo, "commit", "-qam", "committed before");
+    fs.writeFileSync(path.join(t.repo, "README.md"), "# demo\nstaged\n");
+    git(t.repo, "add", "README.md");
+    fs.writeFileSync(path.join(t.repo, "src", "a.ts"), "export const a = 3;\n");
+    fs.writeFileSync(path.join(t.repo, "src", "new.ts"), "export const n = 1;\n");
+    fs.writeFileSync(path.join(t.repo, "ignored.log"), "x\n");
+    fs.writeFileSync(path.join(t.repo, ".gitignore"), "*.log\n");
+    // From a sub-folder (the session's cwd): the whole checkout's changes.
+    const d = await worktreeDiff(ctx, path.join(t.repo, "src"), "head");
+    expect(d.base).toBeNull();
+    const by = Object.fromEntries(d.files.map((f) => [f.path, f]));
+    expect(Object.keys(by).sort()).toEqual([".gitignore", "README.md", "src/a.ts", "src/new.ts"]);
+    expect(by["src/a.ts"]).toMatchObject({ status: "modified", patch: "@@ -1 +1 @@\n-export const a = 2;\n+export const a = 3;" });
+    expect(by["README.md"]!.patch).toContain("+staged");
+    expect(by["src/new.ts"]).toMatchObject({ status: "untracked", patch: "@@ -0,0 +1 @@\n+export const n = 1;" });
+    // Nothing changed: an empty list. The status counts the same files, with no base (0 / 0).
+    const status = await gitStatus(ctx, t.repo);
+    expect(status).toMatchObject({ branch: "main", base: null, ahead: 0, behind: 0, files: 4, untracked: 2 });
+    git(t.repo, "add", ".");
+    git(t.repo, "commit", "-qm", "all");
+    expect((await worktreeDiff(ctx, t.repo, "head")).files).toEqual([]);
+  });
+
+  it("a worktree asked for 'head' shows only its uncommitted work, not its commits on the branch", async () => {
+    const wt = await createWorktree(ctx, { cwd: t.repo, base: "main", branch: "b", sessionId: "s" });
+    fs.writeFileSync(path.join(wt.worktreePath, "src", "a.ts"), "export const a = 2;\n");
+    git(wt.worktreePath, "commit", "-qam", "two");
+    fs.writeFileSync(path.join(wt.worktreePath, "README.md"), "# demo\nmore\n");
+    expect((await worktreeDiff(ctx, wt.worktreePath, "head")).files.map((f) => f.path)).toEqual(["README.md"]);
+    expect((await worktreeDiff(ctx, wt.worktreePath, "base")).files.map((f) => f.path).sort()).toEqual(["README.md", "src/a.ts"]);
+  });
+
+  it("a repository with no commit yet: everything is new", async () => {
+    const fresh = path.join(t.repo, "src", "fresh");
+    fs.mkdirSync(fresh);
+    git(fresh, "init", "-q", "-b", "main");
+    fs.writeFileSync(path.join(fresh, "one.txt"), "1\n");
+    fs.writeFileSync(path.join(fresh, "two.txt"), "2\n");
+    git(fresh, "add", "one.txt");
+    const d = await worktreeDiff(ctx, fresh, "head");
+    expect(d.files.map((f) => [f.path, f.status])).toEqual([
+      ["one.txt", "added"],
+      ["two.txt", "untracked"],
+    ]);
+  });
+
+  it("refuses a repository reaching outside the roots (a root inside a larger checkout), and a symlink out", async () => {
+    const narrow = { ...ctx, roots: [path.join(t.repo, "src"), t.worktrees] };
+    await expect(worktreeDiff(narrow, path.join(t.repo, "src"), "head")).rejects.toThrow(/reaches outside the machine's roots/);
+    await expect(gitStatus(narrow, path.join(t.repo, "src"))).rejects.toThrow(/reaches outside the machine's roots/);
+    const outside = path.join(t.base, "outside");
+    fs.mkdirSync(outside);
+    git(outside, "init", "-q");
+    fs.symlinkSync(outside, path.join(t.repo, "out"));
+    await expect(worktreeDiff(ctx, path.join(t.repo, "out"), "head")).rejects.toThrow(/outside the allowed roots/);
+  });
+
+  it("the ask takes 'against'; without it, the base (an older server's request)", async () => {
+    const { createGitAskHandler } = await import("../../daemon/src/git/git-asks");
+    const ask = createGitAskHandler(ctx);
+    const wt = await createWorktree(ctx, { cwd: t.repo, base: "main", branch: "b", sessionId: "s" });
+    fs.writeFileSync(path.join(wt.worktreePath, "src", "a.ts"), "export const a = 2;\n");
+    git(wt.worktreePath, "commit", "-qam", "two");
+    expect(await ask({ kind: "git.diff", path: wt.worktreePath })).toMatchObject({ ok: true, result: { base: "main", files: [{ path: "src/a.ts" }] } });
+    expect(await ask({ kind: "git.diff", path: wt.worktreePath, against: "head" })).toMatchObject({ ok: true, result: { base: null, files: [] } });
+    expect(await ask({ kind: "git.diff", path: wt.worktreePath, against: "yesterday" })).toMatchObject({ ok: false, code: "BAD_REQUEST" });
   });
 });
 

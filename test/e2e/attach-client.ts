@@ -9,8 +9,9 @@ import * as acp from "@agentclientprotocol/sdk";
 import { UserTokenResponse } from "../../shared/attach-api";
 import { DeviceCodeResponse } from "../../shared/device-api";
 import { TUNNEL_PROTOCOL_VERSION } from "../../shared/protocol-version";
+import { BATON_BIN } from "../../scripts/baton-bin.mjs";
 
-const BIN = fileURLToPath(new URL("../../daemon/bin/baton.mjs", import.meta.url));
+const BIN = BATON_BIN;
 
 async function post(url: string, body: unknown): Promise<{ status: number; body: unknown }> {
   const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });

@@ -4,7 +4,6 @@
 // - the user sign-in approved in the browser, listed on the Machines page and revoked there; the next attach
 //   with it is refused with the reason. Screenshots at 1280 and 390 px.
 import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
 import type { BrowserContextOptions, Page } from "playwright-core";
 import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
@@ -13,21 +12,18 @@ import { UserTokenResponse } from "../../shared/attach-api";
 import { DeviceCodeResponse } from "../../shared/device-api";
 import { TUNNEL_PROTOCOL_VERSION } from "../../shared/protocol-version";
 import { attachClient, initialize, signInUser } from "./attach-client";
-import { DESKTOP, PHONE } from "./browser";
+import { DESKTOP, PHONE, shot } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
 import { idle, openViewer, tid, userRows } from "./session-page";
 import { createSession, waitFor } from "./support";
+import { BATON_BIN } from "../../scripts/baton-bin.mjs";
 
 const e2e = useStackAndBrowser({ shared: true });
-const SHOTS = "/work/wt/shots/attach";
-const BIN = new URL("../../daemon/bin/baton.mjs", import.meta.url).pathname;
+const BIN = BATON_BIN;
 /** Whether npm's registry answers at all: only then is a failed install a failure rather than "offline". */
 const REGISTRY_PROBE_MS = 5_000;
 
-async function snap(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
+const snap = (page: Page, name: string) => shot(page, `attach-${name}`, { fullPage: true });
 
 async function registryReachable(): Promise<boolean> {
   try {

@@ -48,6 +48,13 @@ export async function launchPersistent(userDataDir: string, options: BrowserCont
 export const DESKTOP = { viewport: { width: 1280, height: 800 } };
 export const PHONE = { ...devices["iPhone 13"], viewport: { width: 390, height: 844 } };
 
-export async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+/**
+ * Screenshots for a person to look at (README: "Look at what you changed"): written to test/e2e/__screenshots__
+ * when BATON_SHOTS is set (`BATON_SHOTS=1 npx vitest run --project e2e <file>`), skipped otherwise — nothing
+ * reads them in a run, and capturing and encoding ~90 of them took a few minutes of npm test on 2 cores.
+ */
+export async function shot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
+  if (!process.env["BATON_SHOTS"]) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: opts.fullPage ?? false });
 }

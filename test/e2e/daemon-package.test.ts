@@ -13,7 +13,7 @@ import { startStack } from "../../scripts/dev-stack.mjs";
 import WebSocket from "ws";
 import { CLOSE_UPGRADE_REQUIRED, TUNNEL_PROTOCOL_VERSION } from "../../shared/protocol-version";
 import { TUNNEL_TOKEN_HEADER } from "../../shared/tunnel-protocol";
-import { DESKTOP, launch, PHONE, shot, SHOTS } from "./browser";
+import { DESKTOP, launch, PHONE, shot } from "./browser";
 import { onFreePort } from "./port-retry";
 import { FAST_DEMO, freePort, waitFor } from "./support";
 
@@ -179,13 +179,13 @@ describe("the daemon package", () => {
     const rows = page.getByTestId("machine-row");
     expect(await rows.filter({ hasText: "Packaged daemon" }).textContent()).toContain(`daemon ${version}`);
     expect(await rows.filter({ hasText: "Old laptop" }).getByTestId("daemon-outdated").textContent()).toContain("daemon 0.0.9 is too old for this server");
-    await page.screenshot({ path: join(SHOTS, "machines-1280.png"), fullPage: true });
+    await shot(page, "machines-1280", { fullPage: true });
     await desktop.close();
     const phone2 = await browser.newContext(PHONE);
     const mp = await phone2.newPage();
     await mp.goto(`${stack.url}/machines`);
     await mp.getByTestId("daemon-outdated").waitFor();
-    await mp.screenshot({ path: join(SHOTS, "machines-390.png"), fullPage: true });
+    await shot(mp, "machines-390", { fullPage: true });
     await phone2.close();
 
     // doctor, from the same install: server, token and the demo agent all fine.

@@ -4,16 +4,14 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { copyFileSync, mkdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, PHONE, SHOTS, shot } from "./browser";
+import { DESKTOP, PHONE, shot } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
 import { NodeViewer, text, waitFor } from "./support";
 
 /** A directory of this file's own inside the shared stack's root: the agent's list there holds only what we make. */
 let cwd: string;
 const PROMPT = "remember the word pineapple";
-const SHOTS_OUT = "/work/wt/shots/import";
 
 const e2e = useStackAndBrowser({
   shared: true,
@@ -50,8 +48,6 @@ describe("import an agent's past session", () => {
       await expect(page.getByTestId("past-session").count()).resolves.toBe(1);
       await page.getByTestId("past-sessions").scrollIntoViewIfNeeded();
       await shot(page, `${name}-import-list`);
-      mkdirSync(SHOTS_OUT, { recursive: true });
-      copyFileSync(join(SHOTS, `${name}-import-list.png`), join(SHOTS_OUT, `${name}-import-list.png`));
 
       await open.click();
       await page.waitForURL(/\/s\//, { timeout: 30_000 });
@@ -65,7 +61,6 @@ describe("import an agent's past session", () => {
       await expect(page.getByTestId("row-user").filter({ hasText: PROMPT }).count()).resolves.toBe(1);
       await expect(page.getByTestId("row-user").count()).resolves.toBe(name === "desktop" ? 1 : 2);
       await shot(page, `${name}-import-opened`);
-      copyFileSync(join(SHOTS, `${name}-import-opened.png`), join(SHOTS_OUT, `${name}-import-opened.png`));
 
       // The next prompt continues the agent's session: answered, and the history is still there once.
       const next = `next from the ${name}`;

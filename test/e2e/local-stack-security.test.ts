@@ -10,6 +10,7 @@ import { CONTENT_SECURITY_POLICY } from "../../worker/security-headers";
 import { DESKTOP } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
 import { createSession, freePort, waitFor } from "./support";
+import { BATON_BIN } from "../../scripts/baton-bin.mjs";
 
 let foreign: Server;
 let foreignUrl: string;
@@ -109,7 +110,7 @@ describe("local stack security", () => {
 
   it("a daemon with a wrong token is told 401 (unauthorized), not left retrying a hang-up", async () => {
     const lines: string[] = [];
-    const child = spawn(process.execPath, [join(import.meta.dirname, "..", "..", "daemon", "bin", "baton.mjs"), "daemon", "--server", e2e.stack.url, "--root", tmpdir()], {
+    const child = spawn(process.execPath, [BATON_BIN, "daemon", "--server", e2e.stack.url, "--root", tmpdir()], {
       env: { ...process.env, BATON_TOKEN: "bt_not_a_real_token" },
       stdio: ["ignore", "pipe", "pipe"],
     });

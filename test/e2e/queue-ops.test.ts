@@ -6,7 +6,7 @@ import type { BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE, shot } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
-import { idle, openSession, openViewer, say, tid, userRows } from "./session-page";
+import { expectTouchTarget, idle, openSession, openViewer, say, tid, userRows } from "./session-page";
 import { createSession, waitFor } from "./support";
 
 const e2e = useStackAndBrowser({ shared: true });
@@ -69,13 +69,6 @@ async function openMenu(c: Locator) {
 /** The page's scroll width (no horizontal overflow when ≤ the viewport). Run in the page. */
 async function pageWidth(page: Page): Promise<number> {
   return page.evaluate<number>("document.documentElement.scrollWidth");
-}
-
-async function expectTouchTarget(l: Locator, what: string) {
-  const box = await l.boundingBox();
-  expect(box, what).not.toBeNull();
-  expect(box!.width, `${what} width`).toBeGreaterThanOrEqual(44);
-  expect(box!.height, `${what} height`).toBeGreaterThanOrEqual(44);
 }
 
 describe("queue ops in Chromium", () => {

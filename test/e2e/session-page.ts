@@ -1,9 +1,32 @@
 /** The session page as e2e tests drive it in Chromium: open it, type and send, wait for idle, read the user rows. */
-import type { BrowserContextOptions, Page } from "playwright-core";
+import type { BrowserContextOptions, Locator, Page } from "playwright-core";
+import { expect } from "vitest";
 import type { FileStackAndBrowser } from "./file-stack";
 import { waitFor } from "./support";
 
 export const tid = (page: Page, id: string) => page.getByTestId(id);
+
+/** A touch target's least size in CSS px (Apple's and WCAG 2.5.5's). */
+export const MIN_TOUCH_PX = 44;
+
+/**
+ * Expects `l` to be at least MIN_TOUCH_PX each way, measured once its own and its holders' animations have ended: a chip
+ * still sliding in (translateY) reads 43.99993 px tall, its edges fractional mid-animation.
+ */
+export async function expectTouchTarget(l: Locator, what = "touch target") {
+  // Only the finite animations of the target and what holds it: a spinner or pulse elsewhere never finishes.
+  await l.evaluate((el) => {
+    const moving = document.getAnimations().filter((a) => {
+      const target = a.effect instanceof KeyframeEffect ? a.effect.target : null;
+      return target !== null && target.contains(el) && a.effect?.getComputedTiming().endTime !== Infinity;
+    });
+    return Promise.all(moving.map((a) => a.finished.catch(() => undefined)));
+  });
+  const box = await l.boundingBox();
+  expect(box, what).not.toBeNull();
+  expect(box!.width, `${what} width`).toBeGreaterThanOrEqual(MIN_TOUCH_PX);
+  expect(box!.height, `${what} height`).toBeGreaterThanOrEqual(MIN_TOUCH_PX);
+}
 
 /**
  * Opens `/s/<sessionId>` and waits for the live connection, then for `ready`: the composer (it can take a

@@ -2,21 +2,16 @@
 // creates an "anyone with the link" link in the Members panel; a fresh browser context (no cookies, no
 // storage) opens it, follows a turn live (the owner's message, the queue chip, the status, the answer),
 // has no composer; the owner revokes the link and the spectator's page says so.
-import { mkdirSync } from "node:fs";
 import type { BrowserContextOptions, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, PHONE } from "./browser";
+import { DESKTOP, PHONE, shot } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
 import { idle, openViewer, say, tid, userRows } from "./session-page";
 import { createSession, waitFor } from "./support";
 
 const e2e = useStackAndBrowser({ shared: true });
-const SHOTS = "/work/wt/shots/share";
 
-async function snap(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
+const snap = (page: Page, name: string) => shot(page, `share-${name}`);
 
 async function run(profile: BrowserContextOptions, label: "desktop" | "phone") {
   const sessionId = await createSession(e2e.stack.url);

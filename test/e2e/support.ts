@@ -1,15 +1,14 @@
 /** Shared helpers for end-to-end tests: the real local stack and a Node viewer socket. */
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import WebSocket from "ws";
 import type { AckFrameOf, ClientOp, ClientOpName, ErrorFrame, ServerFrame, SessionEvent } from "../../shared/viewer-protocol";
 import { framesOf } from "../../shared/fold";
 // @ts-expect-error plain .mjs module without types
 import { startStack } from "../../scripts/dev-stack.mjs";
+import { demoLaunch } from "../../daemon/src/agent/agent-presets";
 import { onFreePort } from "./port-retry";
 
 export type Stack = {
@@ -59,9 +58,8 @@ export async function startTestStack(daemonEnv: Record<string, string> = FAST_DE
   const env: Record<string, string> = { BATON_CAPABILITIES_FILE: join(stateDir, "agent-capabilities.json"), ...daemonEnv };
   if (opts.noLoadAgent) {
     // A custom agent from the daemon's config file: the same demo agent, launched like the preset.
-    const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-    const main = join(import.meta.dirname, "..", "..", "daemon", "demo-agent", "main.ts");
-    const agent = { id: NO_LOAD_AGENT, label: "Demo (no session/load)", command: process.execPath, args: ["--import", tsx, main], env: { DEMO_LOAD_SESSION: "0" } };
+    const launch = demoLaunch({ DEMO_LOAD_SESSION: "0" });
+    const agent = { id: NO_LOAD_AGENT, label: "Demo (no session/load)", command: launch.command, args: launch.args, env: launch.env };
     const config = join(stateDir, "daemon-config.json");
     writeFileSync(config, JSON.stringify({ agents: [agent] }));
     env.BATON_CONFIG = config;

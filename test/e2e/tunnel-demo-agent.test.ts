@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { figure } from "../figure";
 import { useStack } from "./file-stack";
 import { FAST_DEMO, NO_LOAD_AGENT, NodeViewer, openIdleSession, text, waitFor } from "./support";
+import { BATON_BIN } from "../../scripts/baton-bin.mjs";
 
 // The daemon dials through a loopback relay so a test can cut the tunnel without touching the process.
 const e2e = useStack({ daemonEnv: FAST_DEMO, stack: { tunnelProxy: true, noLoadAgent: true } });
@@ -160,7 +161,7 @@ describe("viewer ⇄ tunnel ⇄ daemon ⇄ demo agent", () => {
   it("two daemons on one token do not flap: the replaced one says once which daemon took over and stands by", async () => {
     const start = (name: string) => {
       const lines: string[] = [];
-      const child = spawn(process.execPath, [join(import.meta.dirname, "..", "..", "daemon", "bin", "baton.mjs"), "daemon", "--server", e2e.stack.url, "--root", tmpdir()], {
+      const child = spawn(process.execPath, [BATON_BIN, "daemon", "--server", e2e.stack.url, "--root", tmpdir()], {
         env: { ...process.env, BATON_TOKEN: e2e.stack.token, BATON_CAPABILITIES_FILE: join(tmpdir(), `baton-caps-${name}-${process.pid}.json`) },
         stdio: ["ignore", "pipe", "pipe"],
       });

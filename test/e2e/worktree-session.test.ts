@@ -1,19 +1,19 @@
 // Issue 28 #1: a git worktree per session. New session offers "Work in a new worktree" in a repository (off,
 // with the reason, elsewhere); the agent runs in the worktree; the header shows repository · branch ← base;
 // two sessions on one repository in two worktrees do not see each other's edits and the original checkout is
-// untouched; Delete removes the worktree, keeping a dirty one until the person confirms. Desktop and phone.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
+// untouched; Delete removes the worktree, keeping a dirty one until the person confirms; Archive offers the same
+// (a worktree with a commit on no remote kept until confirmed). Desktop and phone.
+import { existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { SessionSummary } from "../../shared/api";
 import { git, tempRepo } from "../daemon/git-repo";
-import { DESKTOP, PHONE, SHOTS, shot } from "./browser";
+import { DESKTOP, PHONE, shot } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
 import { FAST_DEMO, waitFor } from "./support";
 
-const OUT = "/work/wt/shots/worktree";
 let repo: ReturnType<typeof tempRepo>;
 let dataDir: string;
 let plainDir: string;
@@ -32,11 +32,7 @@ const e2e = useStackAndBrowser({
   cleanup: () => repo?.cleanup(),
 });
 
-async function save(page: Page, name: string) {
-  await shot(page, name);
-  mkdirSync(OUT, { recursive: true });
-  copyFileSync(join(SHOTS, `${name}.png`), join(OUT, `${name}.png`));
-}
+const save = (page: Page, name: string) => shot(page, `worktree-${name}`);
 
 async function sessionOf(id: string): Promise<SessionSummary> {
   return ((await (await fetch(`${e2e.stack.url}/api/sessions/${id}`)).json()) as { session: SessionSummary }).session;
@@ -116,36 +112,52 @@ describe("a worktree per session", () => {
       await panel.getByRole("button", { name: "From the log" }).click();
       await panel.getByRole("button", { name: /notes\.md/ }).click();
       await panel.getByTestId("file-diff").getByText(`from ${name} A`).waitFor({ timeout: 20_000 });
-      await panel.getByRole("combobox", { name: "Turn" }).selectOption({ label: "Turn 1" });
-      await save(a, `${name}-changes-log`);
+      // The machine is online and the turn has its snapshots: the turn's diff comes from git.
+      await panel.getByRole("combobox", { name: "Turn" }).selectOption({ label: "Turn 1 · from git" });
+      if (name === "phone") await panel.getByRole("button", { name: "All files" }).click();
+      await panel.getByRole("button", { name: /notes\.md\s*added/ }).click();
+      await panel.getByTestId("file-diff").getByText(`from ${name} A`).waitFor({ timeout: 20_000 });
+      await save(a, `${name}-changes-turn-git`);
 
       // Issue 28 #3: two comments on the git diff, kept with the session, sent as one message queued behind a running turn.
       await panel.getByRole("combobox", { name: "Turn" }).selectOption({ label: "Whole session" });
       if (name === "phone") await panel.getByRole("button", { name: "All files" }).click();
       await panel.getByRole("button", { name: "From git" }).click();
       await panel.getByRole("button", { name: /notes\.md/ }).click();
+      // A second viewer (another browser context) has the changes view open: the review reaches it live.
+      const ctx2 = await e2e.browser.newContext(profile);
+      const other = await ctx2.newPage();
+      await other.goto(a.url());
+      await other.getByRole("button", { name: "Changes" }).click();
+      const otherPanel = other.getByRole("dialog", { name: "Changes" });
+      await otherPanel.waitFor();
       const line = panel.getByTestId("file-diff").locator('[data-line="1"]');
       for (const text of [`first remark ${name}`, `second remark ${name}`]) {
         await line.click();
         await panel.getByRole("textbox", { name: "Comment on notes.md:1" }).fill(text);
         await panel.getByRole("button", { name: "Add comment" }).click();
         await panel.getByRole("region", { name: "Review" }).getByText(text).waitFor();
+        await otherPanel.getByRole("region", { name: "Review" }).getByText(text).waitFor({ timeout: 10_000 });
       }
+      await save(other, `${name}-review-other-viewer`);
       const stored = (await (await fetch(`${e2e.stack.url}/api/sessions/${idA}/review`)).json()) as { comments: unknown[] };
       expect(stored.comments).toHaveLength(2);
       await save(a, `${name}-review`);
       await panel.getByRole("button", { name: "Close changes" }).click();
-      await a.getByTestId("composer-input").fill("sleep 40"); // 10 s at the test's pace
+      await a.getByTestId("composer-input").fill("sleep 80"); // 20 s at the test's pace: still running when the review is sent on a loaded machine (10 s was not)
       await a.getByTestId("send-button").click();
       await a.locator('[data-testid="session-status"][data-state="active"]').waitFor({ timeout: 20_000 });
       await a.getByRole("button", { name: "Changes" }).click();
       await panel.getByRole("button", { name: "Send review (2)" }).click();
       await panel.getByRole("region", { name: "Review" }).waitFor({ state: "detached", timeout: 20_000 });
+      // Sent and cleared: gone from the other viewer's screen too, without a reload.
+      await otherPanel.getByRole("region", { name: "Review" }).waitFor({ state: "detached", timeout: 10_000 });
+      await ctx2.close();
       await panel.getByRole("button", { name: "Close changes" }).click();
       // Sent while the sleep runs: queued behind it (a chip), then run after it.
       await a.getByTestId("queue-chip").filter({ hasText: "Review of your changes" }).waitFor({ timeout: 10_000 });
       const answered = a.getByTestId("row-agent").filter({ hasText: "Review of your changes (2 comments)" });
-      await answered.first().waitFor({ timeout: 40_000 });
+      await answered.first().waitFor({ timeout: 60_000 });
       const said = (await answered.first().textContent()) ?? "";
       expect(said).toContain("notes.md:1");
       expect(said).toContain(`first remark ${name}`);
@@ -190,6 +202,94 @@ describe("a worktree per session", () => {
       expect(existsSync(wa.worktreePath)).toBe(false);
       // B's worktree and work are still there.
       expect(readFileSync(join(wb.path, "notes.md"), "utf8")).toBe(`from ${name} B\n`);
+
+      // Archive B: its branch holds the commit made above, on no remote, so the worktree is kept until confirmed.
+      const titleB = `worktree B on the ${name}`;
+      await fetch(`${e2e.stack.url}/api/sessions/${idB}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: titleB }) });
+      await a.goto(`${e2e.stack.url}/`);
+      await a.getByRole("button", { name: `Actions for ${titleB}` }).click();
+      await a.getByRole("menuitem", { name: "Archive" }).click();
+      const archive = a.getByRole("dialog", { name: "Archive session?" });
+      await archive.waitFor();
+      expect(await archive.getByRole("checkbox", { name: /Also remove its worktree/ }).isChecked()).toBe(true);
+      await archive.getByRole("button", { name: "Archive" }).click();
+      await archive.getByText("Kept: the worktree holds 1 commit on no remote").waitFor({ timeout: 20_000 });
+      await save(a, `${name}-archive-worktree-kept`);
+      expect(existsSync(wb.worktreePath)).toBe(true);
+      await archive.getByRole("checkbox", { name: /Remove it anyway/ }).check();
+      await archive.getByRole("button", { name: "Archive" }).click();
+      await archive.waitFor({ state: "detached", timeout: 20_000 });
+      await waitFor(async () => {
+        const only = (await (await fetch(`${e2e.stack.url}/api/sessions?archived=only`)).json()) as { sessions: { id: string }[] };
+        return only.sessions.some((s) => s.id === idB);
+      }, "session B archived");
+      expect(existsSync(wb.worktreePath)).toBe(false);
+      // The branch keeps its commit.
+      expect(git(repo.repo, "log", "-1", "--format=%s", `${name}/a-2`).trim()).toBe(`Notes from the ${name}`);
+      await ctx.close();
+    }, 240_000);
+  }
+
+  for (const [name, profile] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    it(`${name}: a session in the person's own checkout shows its uncommitted changes (no Commit…), highlighted; comments from git and from the log`, async () => {
+      const { machines } = (await (await fetch(`${e2e.stack.url}/api/machines`)).json()) as { machines: { id: string; online: boolean }[] };
+      const machineId = machines.find((m) => m.online)!.id;
+      const r = await fetch(`${e2e.stack.url}/api/sessions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ machineId, agentId: "demo", cwd: join(repo.repo, "src") }),
+      });
+      const { session } = (await r.json()) as { session: SessionSummary };
+      expect(session.worktree ?? null).toBeNull();
+      const ctx = await e2e.browser.newContext(profile);
+      const page = await ctx.newPage();
+      await page.goto(`${e2e.stack.url}/s/${encodeURIComponent(session.id)}`);
+      await page.getByTestId("session-checkout").filter({ hasText: "repo" }).filter({ hasText: "main" }).waitFor({ timeout: 20_000 });
+      await write(page, "a.ts", `export const a = "${name}"; // edited on the ${name}`);
+      await page.getByTestId("git-status").filter({ hasText: /\d+ uncommitted/ }).waitFor({ timeout: 20_000 });
+      expect(await page.getByRole("button", { name: "Commit…" }).count()).toBe(0);
+      expect(readFileSync(join(repo.repo, "src", "a.ts"), "utf8")).toBe(`export const a = "${name}"; // edited on the ${name}\n`);
+
+      await page.getByRole("button", { name: "Changes" }).click();
+      const panel = page.getByRole("dialog", { name: "Changes" });
+      await panel.getByRole("button", { name: /src\/a\.ts/ }).click();
+      const diff = panel.getByTestId("file-diff");
+      await diff.locator(".hljs-keyword").first().waitFor({ timeout: 20_000 });
+      expect(await diff.locator(".hljs-string").filter({ hasText: `"${name}"` }).count()).toBe(1);
+      await save(page, `${name}-changes-highlighted`);
+      const gitComment = `git remark ${name}`;
+      if (name === "desktop") {
+        await panel.getByRole("button", { name: "Side by side" }).click();
+        const split = panel.getByTestId("diff-split");
+        await split.locator(".hljs-keyword").first().waitFor();
+        expect(await split.locator('[data-side="old"][data-line="1"]').textContent()).toBe("1export const a = 1;");
+        await save(page, "desktop-changes-side-by-side");
+        await split.locator('[data-side="new"][data-line="1"]').click();
+      } else {
+        expect(await panel.getByRole("button", { name: "Side by side" }).count()).toBe(0);
+        await diff.locator('.diff-add[data-line="1"]').click();
+      }
+      await panel.getByRole("textbox", { name: "Comment on src/a.ts:1" }).fill(gitComment);
+      await panel.getByRole("button", { name: "Add comment" }).click();
+      await panel.getByRole("region", { name: "Review" }).getByText(gitComment).waitFor();
+
+      // Issue 28 #5 of this pass: the log's diff takes comments the same way.
+      if (name === "phone") await panel.getByRole("button", { name: "All files" }).click();
+      await panel.getByRole("button", { name: "From the log" }).click();
+      await panel.getByRole("button", { name: /^a\.ts/ }).click();
+      await diff.locator('.diff-add[data-line="1"]').click();
+      await panel.getByRole("textbox", { name: "Comment on a.ts:1" }).fill(`log remark ${name}`);
+      await panel.getByRole("button", { name: "Add comment" }).click();
+      await panel.getByRole("region", { name: "Review" }).getByText(`log remark ${name}`).waitFor();
+      await save(page, `${name}-review-git-and-log`);
+      const stored = (await (await fetch(`${e2e.stack.url}/api/sessions/${session.id}/review`)).json()) as { comments: { path: string; line: number; quoted: string }[] };
+      expect(stored.comments.map((c) => [c.path, c.line, c.quoted])).toEqual([
+        ["src/a.ts", 1, `export const a = "${name}"; // edited on the ${name}`],
+        ["a.ts", 1, `export const a = "${name}"; // edited on the ${name}`],
+      ]);
       await ctx.close();
     }, 150_000);
   }

@@ -102,7 +102,15 @@ export function responsesStream(r: Reply, model: string): Step[] {
   const msgItem = { id: msgId, type: "message", status: "completed", role: "assistant", content: [part] };
   steps.push(ev("response.output_item.done", { output_index: 0, item: msgItem }));
   output.push(msgItem);
-  if (r.kind === "tool") {
+  if (r.kind === "tool" && r.freeform !== undefined) {
+    const ctcId = nextId("ctc");
+    const item = { id: ctcId, type: "custom_tool_call", status: "completed", call_id: nextId("call"), name: r.name, input: r.freeform };
+    steps.push(ev("response.output_item.added", { output_index: 1, item: { ...item, status: "in_progress", input: "" } }));
+    steps.push(ev("response.custom_tool_call_input.delta", { item_id: ctcId, output_index: 1, delta: r.freeform }));
+    steps.push(ev("response.custom_tool_call_input.done", { item_id: ctcId, output_index: 1, input: r.freeform }));
+    steps.push(ev("response.output_item.done", { output_index: 1, item }));
+    output.push(item);
+  } else if (r.kind === "tool") {
     const fcId = nextId("fc");
     const callId = nextId("call");
     const args = JSON.stringify(r.input);

@@ -1,7 +1,7 @@
 // The fake model's script and encoders, on requests shaped like the real agents' (seen in their traffic).
 import { describe, expect, it } from "vitest";
 import { anthropicStream, chatStream, responsesStream, type Step } from "./encoders";
-import { decide, shellArguments, viewRequest, ECHO_COMMAND, TOUCH_COMMAND } from "./script";
+import { decide, shellArguments, viewRequest, ECHO_COMMAND, EDIT_TEXT, TOUCH_COMMAND } from "./script";
 
 const events = (steps: Step[]) =>
   steps.flatMap((s) => ("sse" in s ? [s.sse] : [])).map((sse) => {
@@ -101,5 +101,24 @@ describe("encoders", () => {
     const args = chunks.flatMap((c) => c.choices ?? []).flatMap((ch) => (ch.delta?.tool_calls as { function?: { arguments?: string } }[] | undefined) ?? []).map((t) => t.function?.arguments ?? "").join("");
     expect(JSON.parse(args)).toEqual({ command: "echo hi" });
     expect(chunks.flatMap((c) => c.choices ?? []).some((ch) => ch.finish_reason === "tool_calls")).toBe(true);
+  });
+});
+
+describe("baton-edit: a new file through the agent's own file tool", () => {
+  const user = (t: string) => [{ role: "user", content: [{ type: "input_text", text: t }] }];
+  it("claude's Write gets the path and EDIT_TEXT; codex's freeform apply_patch an Add File patch, streamed as a custom_tool_call", () => {
+    const write = { name: "Write", input_schema: { type: "object", properties: { file_path: { type: "string" }, content: { type: "string" } } } };
+    const claude = decide(viewRequest("anthropic", { model: "m", messages: [{ role: "user", content: "baton-edit /w/x/new.txt" }], tools: [bash, write] }));
+    expect(claude).toMatchObject({ kind: "tool", name: "Write", input: { file_path: "/w/x/new.txt", content: EDIT_TEXT } });
+    const patchTool = { type: "custom", name: "apply_patch", format: { type: "grammar" } };
+    const codex = decide(viewRequest("responses", { model: "m", input: user("please baton-edit /w/x/new.txt"), tools: [execCommand, patchTool] }));
+    expect(codex).toMatchObject({ kind: "tool", name: "apply_patch", freeform: "*** Begin Patch\n*** Add File: /w/x/new.txt\n+edited by the agent\n*** End Patch\n" });
+    const ev = events(responsesStream(codex, "m")) as { type: string; item?: { type: string; input?: string; name?: string } }[];
+    const done = ev.find((e) => e.type === "response.output_item.done" && e.item?.type === "custom_tool_call")!;
+    expect(done.item).toMatchObject({ name: "apply_patch", input: expect.stringContaining("*** Add File: /w/x/new.txt") });
+    expect(ev.some((e) => e.item?.type === "function_call")).toBe(false);
+    // Without a path, or without a file tool: no edit.
+    expect(decide(viewRequest("responses", { model: "m", input: user("baton-edit"), tools: [execCommand, patchTool] })).kind).toBe("text");
+    expect(decide(viewRequest("responses", { model: "m", input: user("baton-edit /a"), tools: [] })).kind).toBe("text");
   });
 });

@@ -7,6 +7,8 @@
  * - contains `baton-tool`    → a call of the shell tool the request offers running `echo baton-tool-ok`
  * - contains `baton-touch`   → a shell call that needs permission: `touch baton-was-here.txt` (asks to escalate where the tool can)
  * - contains `baton-settings`→ an answer naming the request's model and reasoning effort (proves mid-turn writes)
+ * - contains `baton-edit PATH` → a new file PATH holding EDIT_TEXT, through the agent's own file tool (claude's
+ *   `Write`, codex's freeform `apply_patch`), so the agent reports it as an edit with its diff
  * - anything else            → "Fake reply to: <text>"
  * When the request's last item is a tool result, the answer is "Tool said: <output>" (ends the tool loop).
  * Without a shell tool offered (side requests: titles, suggestions) the tool scripts answer with text.
@@ -19,7 +21,10 @@ export const TOUCH_FILE = "baton-was-here.txt";
 export const ECHO_DESCRIPTION = "print a greeting";
 export const TOUCH_DESCRIPTION = "create a marker file";
 
-export const TRIGGERS = { wait: "baton-wait", slow: "baton-slow", tool: "baton-tool", touch: "baton-touch", settings: "baton-settings" } as const;
+export const TRIGGERS = { wait: "baton-wait", slow: "baton-slow", tool: "baton-tool", touch: "baton-touch", settings: "baton-settings", edit: "baton-edit" } as const;
+/** What `baton-edit PATH` writes. */
+export const EDIT_TEXT = "edited by the agent\n";
+const EDIT_TARGET = /baton-edit (\S+)/;
 
 /** Slow stream pacing: long enough for a test to steer, stop or reload mid-turn; short enough to finish if nobody does. */
 export const SLOW_CHUNKS = 150;
@@ -28,7 +33,8 @@ export const WAIT_CHUNKS = 25;
 
 export type Api = "anthropic" | "responses" | "chat";
 
-export type ToolSpec = { name: string; schema: JsonSchema | undefined };
+/** `freeform`: a Responses API custom tool (its input is text, e.g. codex's `apply_patch` grammar). */
+export type ToolSpec = { name: string; schema: JsonSchema | undefined; freeform?: boolean };
 type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; required?: string[]; enum?: unknown[]; default?: unknown; items?: JsonSchema };
 
 /** What a request carried, in a form common to the three APIs. */
@@ -47,7 +53,8 @@ export type RequestView = {
 
 export type Reply =
   | { kind: "text"; text: string; chunkMs: number; chunks?: string[] }
-  | { kind: "tool"; name: string; input: Record<string, unknown>; preamble: string };
+  /** `freeform`: the call's text input to a custom tool (Responses API), instead of JSON `input`. */
+  | { kind: "tool"; name: string; input: Record<string, unknown>; preamble: string; freeform?: string };
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
@@ -102,8 +109,8 @@ export function viewRequest(api: Api, body: unknown): RequestView {
       const last = input[input.length - 1];
       if (last && (last.type === "function_call_output" || last.type === "custom_tool_call_output")) toolResult = toolOutputText(last.output);
       tools = (Array.isArray(b.tools) ? b.tools.filter(isObj) : [])
-        .filter((t) => t.type === "function")
-        .map((t) => ({ name: str(t.name), schema: t.parameters as JsonSchema | undefined }));
+        .filter((t) => t.type === "function" || t.type === "custom")
+        .map((t) => ({ name: str(t.name), schema: t.parameters as JsonSchema | undefined, ...(t.type === "custom" ? { freeform: true } : {}) }));
       const r = isObj(b.reasoning) ? b.reasoning : null;
       effort = str(r?.effort) || null;
       break;
@@ -178,6 +185,16 @@ export function decide(v: RequestView): Reply {
   }
   if (text.includes(TRIGGERS.touch) && shell) {
     return { kind: "tool", name: shell.name, input: shellArguments(shell, TOUCH_COMMAND, TOUCH_DESCRIPTION, true), preamble: "Creating the file." };
+  }
+  const target = text.includes(TRIGGERS.edit) ? EDIT_TARGET.exec(text)?.[1] : undefined;
+  const writeTool = v.tools.find((t) => t.name === "Write");
+  const patchTool = v.tools.find((t) => t.name === "apply_patch");
+  if (target && writeTool) return { kind: "tool", name: writeTool.name, input: { file_path: target, content: EDIT_TEXT }, preamble: "Writing the file." };
+  if (target && patchTool) {
+    const patch = `*** Begin Patch\n*** Add File: ${target}\n${EDIT_TEXT.split("\n").slice(0, -1).map((l) => `+${l}\n`).join("")}*** End Patch\n`;
+    return patchTool.freeform
+      ? { kind: "tool", name: patchTool.name, input: {}, freeform: patch, preamble: "Writing the file." }
+      : { kind: "tool", name: patchTool.name, input: { input: patch }, preamble: "Writing the file." };
   }
   if (text.includes(TRIGGERS.slow)) {
     const chunks = Array.from({ length: SLOW_CHUNKS }, (_, i) => `slow-${i + 1} `);

@@ -107,6 +107,7 @@ describe("schema-guided fuzzing", () => {
       "session.update": { update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "chunk" } } },
       "turn.started": { turnId },
       "turn.ended": { turnId, stopReason: "end_turn", error: null },
+      "turn.tree": { turnId, edge: "start", tree: "4b825dc642cb6eb9a060e54bf8d69288fbee4904" },
       "permission.request": { requestId: "p1", toolCall: { title: "t" }, options: [{ optionId: "ok", name: "OK", kind: "allow_once" }] },
       "permission.cancelled": { requestId: "p1" },
       "elicitation.request": { requestId: "e1", message: "Which?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } },

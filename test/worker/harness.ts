@@ -44,23 +44,32 @@ export const DEMO_CONFIG: AgentConfig = {
 const openDaemons = new Set<TestDaemon>();
 
 /**
- * Closes every tunnel a test opened (again, if the test closed it) and waits until a room of that machine has
- * heard it go offline. A file that ends with the Machine still telling its rooms (the close's RPCs in flight)
- * fails the whole run with vitest's "Closing rpc while "resolve" was pending" — an unhandled error, exit 1,
- * though every test passed.
+ * Closes every tunnel a test opened (again, if the test closed it) and waits until each of their sessions' rooms
+ * has heard its machine go offline. A file that ends with the Machine still telling its rooms (the close's RPCs
+ * in flight) fails the whole run with vitest's "Closing rpc while "resolve" was pending" — an unhandled error,
+ * exit 1, though every test passed. All are closed before any wait: a daemon replaced by a newer one of the same
+ * machine leaves its rooms online until that one closes too (waiting on it first cost 30 s, the wait's bound).
  */
 export async function settleDaemons(): Promise<void> {
-  for (const daemon of [...openDaemons]) {
-    openDaemons.delete(daemon);
-    const sessionId = daemon.of("session.open")[0]?.sessionId;
-    const watcher = sessionId ? await TestViewer.open(sessionId).catch(() => null) : null;
-    daemon.close();
-    if (watcher) {
-      await waitFor(() => watcher.lastStatus()?.state === "offline", "the room sees the machine offline", 30_000).catch(() => {});
+  const daemons = [...openDaemons];
+  openDaemons.clear();
+  const heard = daemons.filter((d) => !d.droppedByServer);
+  const sessions = new Set(heard.flatMap((d) => d.of("session.open").slice(0, 1).map((c) => c.sessionId)));
+  for (const daemon of daemons) daemon.close();
+  await Promise.all(
+    [...sessions].map(async (sessionId) => {
+      const watcher = await TestViewer.open(sessionId).catch(() => null);
+      if (!watcher) return;
+      await waitFor(() => watcher.lastStatus()?.state === "offline", `session ${sessionId}'s room to see its machine offline`, SETTLE_MS).catch((err) =>
+        console.warn(`settleDaemons: ${String(err)}; its last status: ${JSON.stringify(watcher.lastStatus())}`),
+      );
       watcher.close();
-    }
-  }
+    }),
+  );
 }
+
+/** How long a room may take to hear its machine went offline at a file's end (tens of ms when the run is quiet). */
+const SETTLE_MS = 30_000;
 
 export class TestDaemon {
   ws!: WebSocket;
@@ -72,6 +81,11 @@ export class TestDaemon {
   acked = 0;
   /** Like the real daemon: nothing new is sent on a fresh socket until welcome says what to resend. */
   welcomed = false;
+  /**
+   * The socket ended without close() (abortAllDurableObjects, an eviction): the Machine that held it is gone, so
+   * none of its rooms will be told anything more and no call of it is in flight (settleDaemons does not wait).
+   */
+  droppedByServer = false;
   /** Auto-answer session.open with session.ready. */
   autoReady = true;
   config: AgentConfig = DEMO_CONFIG;
@@ -91,8 +105,15 @@ export class TestDaemon {
     openDaemons.add(this);
     this.welcomed = false;
     const ws = this.ws;
+    this.droppedByServer = false;
     ws.addEventListener("message", (e) => {
       if (ws === this.ws) this.onFrame(JSON.parse(e.data as string) as MachineFrame);
+    });
+    ws.addEventListener("close", () => {
+      if (ws === this.ws && this.welcomed) this.droppedByServer = true;
+    });
+    ws.addEventListener("error", () => {
+      if (ws === this.ws && this.welcomed) this.droppedByServer = true;
     });
     this.ws.send(
       JSON.stringify({

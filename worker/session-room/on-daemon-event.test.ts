@@ -68,6 +68,17 @@ describe("on a daemon event", () => {
     expect(r.effects).toContainEqual({ t: "push.turnEnded", actorId: "u2", stoppedBy: "Bob" });
   });
 
+  it("a turn's snapshots (issue 28 #2): the start names the running turn's message, the end (after the turn) names none; the state is untouched", () => {
+    const tree = "c".repeat(40);
+    const start = step(running(), (out) => onDaemonEvent(out, ev("turn.tree", { turnId: "t1", edge: "start", tree })));
+    expect(start.state).toEqual(running());
+    expect(start.effects).toEqual([{ t: "turn.tree", turnId: "t1", messageId: "m0", edge: "start", tree }]);
+    const end = step(ready(), (out) => onDaemonEvent(out, ev("turn.tree", { turnId: "t1", edge: "end", tree })));
+    expect(end.effects).toEqual([{ t: "turn.tree", turnId: "t1", messageId: null, edge: "end", tree }]);
+    // Another turn's start (late, after a reset) is not pinned on the running one's message.
+    expect(step(running(), (out) => onDaemonEvent(out, ev("turn.tree", { turnId: "t9", edge: "start", tree }))).effects).toEqual([{ t: "turn.tree", turnId: "t9", messageId: null, edge: "start", tree }]);
+  });
+
   it("turn.ended cancels the open requests (permission table and forms)", () => {
     const r = step(running(), (out) => onDaemonEvent(out, ev("turn.ended", { turnId: "t1", stopReason: "end_turn" })), { requests: [permission("p1", true), form("e1", true), form("e0", false)] });
     expect(r.kinds).toEqual(["push.turnEnded", "request.resolve", "permission_resolved", "request.resolve", "elicitation_resolved", "session_status", "directory.status", "directory.activity", "flush"]);

@@ -62,6 +62,12 @@ export function onDaemonEvent(out: Out, event: DaemonEvent): void {
       out.add({ t: "directory.activity", at: out.reads.now });
       return out.add({ t: "flush", actorId: null });
     }
+    case "turn.tree": {
+      // The start comes while the turn runs (its message is known); the end after it ended (the row has it).
+      const turn = turnOf(out.state);
+      const messageId = turn && turn.turnId === event.turnId ? turn.messageId : null;
+      return out.add({ t: "turn.tree", turnId: event.turnId, messageId, edge: event.edge, tree: event.tree });
+    }
     case "permission.request": {
       const fresh = out.reads.request(event.requestId) === null;
       permissionRequested(out, event);

@@ -14,7 +14,7 @@ export function loggedChanges(store: RoomStore): LoggedChanges | null {
   const state = store.state();
   if (!state) return null;
   store.compact();
-  const c = collectChanges(state.session.cwd, MAX_LOGGED_CHANGE_CHARS);
+  const c = collectChanges(state.session.cwd, MAX_LOGGED_CHANGE_CHARS, store.turnTrees());
   let after = 0;
   for (;;) {
     const items = store.compactedAfter(after, CHANGES_STEP_ITEMS);

@@ -37,6 +37,8 @@ export type Effect =
   | { t: "directory.status"; state: SessionState }
   | { t: "directory.activity"; at: number }
   | { t: "directory.title"; title: { firstPrompt?: string; agentTitle?: string } }
+  /** Issue 28 #2: one edge of a turn's worktree snapshots, kept for the changes view's per-turn diff from git. */
+  | { t: "turn.tree"; turnId: string; messageId: string | null; edge: "start" | "end"; tree: string }
   /** Forward again a reservation a reset instance left (RoomCore; none of this instance's is in flight). */
   | { t: "recover" }
   /** Then: forward the queue's head if the room is idle (turn-rules.ts `flush`). */

@@ -24,4 +24,6 @@ export const ROOM_MIGRATIONS = [
    INSERT INTO requests (request_id, kind, body, resolved, resolved_by)
      SELECT request_id, 'permission', '{"toolCall":' || tool_call || ',"options":' || options || '}', resolved, resolved_by FROM permissions;
    DROP TABLE permissions;`,
+  // Issue 28 #2: each turn's worktree snapshots (`turn.tree`), by turn; `message_id` ties it to the log's turn.
+  `CREATE TABLE IF NOT EXISTS turn_trees (turn_id TEXT PRIMARY KEY, message_id TEXT, start_tree TEXT, end_tree TEXT);`,
 ];

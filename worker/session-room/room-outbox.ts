@@ -47,6 +47,8 @@ export class RoomOutbox {
         return this.port.directoryActivity(sessionId, e.at);
       case "directory.title":
         return this.port.directoryTitle(sessionId, e.title);
+      case "turn.tree":
+        return this.store.turnTree(e);
     }
   }
 

@@ -31,6 +31,8 @@ export interface RoomRpc extends Rpc.DurableObjectBranded {
   exportMarkdown(): Promise<Response>;
   /** Issue 28 #2: the files the log's tool calls changed (shared/changes-from-log.ts), as JSON; null when gone. */
   loggedChanges(): Promise<string | null>;
+  /** Issue 28 #3: the review comments changed in D1: every viewer hears the new version (a `review` frame); returns it. */
+  reviewChanged(): Promise<number>;
   /** A permission answered from a notification's Approve / Deny: the card's rules (first valid answer wins). */
   answerPermission(viewer: Viewer, requestId: string, optionId: string): Promise<RemoteAnswer>;
   /**

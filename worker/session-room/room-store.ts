@@ -148,6 +148,28 @@ export class RoomStore extends RoomLogStore {
     );
   }
 
+  // ---------------------------------------------------------------- turn snapshots (issue 28 #2)
+  /** One edge of a turn's snapshots; the start names the turn's message (the end comes after the turn ended). */
+  turnTree(e: { turnId: string; messageId: string | null; edge: "start" | "end"; tree: string }): void {
+    const column = e.edge === "start" ? "start_tree" : "end_tree";
+    this.sql.exec(
+      `INSERT INTO turn_trees (turn_id, message_id, ${column}) VALUES (?, ?, ?)
+       ON CONFLICT (turn_id) DO UPDATE SET ${column} = excluded.${column}, message_id = COALESCE(turn_trees.message_id, excluded.message_id)`,
+      e.turnId,
+      e.messageId,
+      e.tree,
+    );
+  }
+  /** The turns with both snapshots, by the message that started each. */
+  turnTrees(): Map<string, { from: string; to: string }> {
+    const rows = this.sql
+      .exec<{ message_id: string; start_tree: string; end_tree: string }>(
+        "SELECT message_id, start_tree, end_tree FROM turn_trees WHERE message_id IS NOT NULL AND start_tree IS NOT NULL AND end_tree IS NOT NULL",
+      )
+      .toArray();
+    return new Map(rows.map((r) => [r.message_id, { from: r.start_tree, to: r.end_tree }]));
+  }
+
   // ---------------------------------------------------------------- requests (permissions and forms)
   /** Stores a new request (one heard again keeps its first record). */
   addRequest(r: PendingRequest): void {

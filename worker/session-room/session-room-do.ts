@@ -8,7 +8,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { MAX_VIEWER_FRAME_BYTES } from "../../shared/limits";
 import type { DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
-import { ErrorCode, type Viewer } from "../../shared/viewer-protocol";
+import { ErrorCode, type ServerFrame, type Viewer } from "../../shared/viewer-protocol";
 import type { RoomStart } from "./room-start";
 import { setSessionActivity, setSessionTitle, setSessionStatus } from "../d1-directory";
 import { CLOSE_SESSION_DELETED } from "../../shared/close-codes";
@@ -34,6 +34,9 @@ import { deliverPush } from "../push/push-delivery";
 import { pushEnabled } from "../push/push-sender";
 import type { RemoteAnswer } from "./permissions";
 import { type Attachment, CLOSE_ACCESS_CHANGED, CLOSE_POLICY, CLOSE_PROTOCOL_ERROR, closeQuietly, parseShareGrant, parseViewer, replierFor } from "./viewer-sockets";
+
+/** The review's change count (issue 28 #3), in the room's key-value storage. */
+const REVIEW_VERSION_KEY = "review_version";
 
 export class SessionRoom extends DurableObject<Env> implements RoomRpc {
   private readonly core: RoomCore;
@@ -145,6 +148,19 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
     return exportMarkdown(this.store, Date.now()) ?? new Response("no such session", { status: 404 });
   }
 
+  async reviewChanged(): Promise<number> {
+    if (this.gone()) return 0;
+    const version = this.reviewVersion() + 1;
+    this.ctx.storage.kv.put(REVIEW_VERSION_KEY, version);
+    this.broadcast(JSON.stringify({ type: "review", version } satisfies ServerFrame));
+    return version;
+  }
+
+  private reviewVersion(): number {
+    const v = this.ctx.storage.kv.get(REVIEW_VERSION_KEY);
+    return typeof v === "number" ? v : 0;
+  }
+
   async loggedChanges(): Promise<string | null> {
     if (this.gone()) return null;
     const changes = loggedChanges(this.store);
@@ -171,6 +187,9 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
     server.serializeAttachment({ viewer, connectedAt: Date.now(), ...(share ? { share } : {}), ...(attachTokenId ? { attachTokenId } : {}) } satisfies Attachment);
     // Synchronous from here: the backlog we read is exactly what precedes the next broadcast.
     this.core.replay(viewer, after, (text) => server.send(text));
+    // A (re)joining client whose review is older reads it again (comments changed while it was away).
+    const review = this.reviewVersion();
+    if (review) server.send(JSON.stringify({ type: "review", version: review } satisfies ServerFrame));
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 

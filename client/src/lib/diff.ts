@@ -1,4 +1,5 @@
 /** A small line diff for tool-call diffs (LCS; large inputs fall back to old-then-new). Plain. */
+import type { PatchLine } from "../../../shared/patch-lines";
 export type DiffLine = { op: " " | "-" | "+"; text: string };
 
 const MAX_CELLS = 250_000;
@@ -45,5 +46,28 @@ export function trimContext(lines: DiffLine[], context = 3): (DiffLine | { op: "
     } else skipped++;
   });
   if (skipped) out.push({ op: "…", count: skipped });
+  return out;
+}
+
+/**
+ * A text edit (a tool's `diff` content) as numbered rows like a git patch's (shared/patch-lines.ts), so the changes
+ * view shows, highlights and comments on it the same way: numbers are lines of the texts the tool reported;
+ * a run of unchanged lines left out is a `⋯` row where git would start a hunk.
+ */
+export function textPatchLines(oldText: string | null, newText: string, context = 3): PatchLine[] {
+  const out: PatchLine[] = [];
+  let o = 1;
+  let n = 1;
+  // A text's final newline ends its last line; it does not start an empty one.
+  const body = (t: string) => (t.endsWith("\n") ? t.slice(0, -1) : t);
+  for (const l of trimContext(lineDiff(oldText === null ? null : body(oldText), body(newText)), context)) {
+    if (l.op === "…") {
+      o += l.count;
+      n += l.count;
+      out.push({ op: "@@", text: `⋯ ${l.count} unchanged line${l.count === 1 ? "" : "s"}` });
+    } else if (l.op === "+") out.push({ op: "+", text: l.text, oldLine: null, newLine: n++ });
+    else if (l.op === "-") out.push({ op: "-", text: l.text, oldLine: o++, newLine: null });
+    else out.push({ op: " ", text: l.text, oldLine: o++, newLine: n++ });
+  }
   return out;
 }

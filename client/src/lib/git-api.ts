@@ -4,7 +4,7 @@
  */
 import type { LoggedChanges } from "../../../shared/changes-from-log";
 import type { ReviewComment, ReviewCommentBody } from "../../../shared/review-message";
-import type { CommitResult, GitStatus, RepoInfo, WorktreeDiff, WorktreeRemoval } from "../../../shared/worktree";
+import type { CommitResult, GitStatus, RepoInfo, SessionRepo, TurnTrees, WorktreeDiff, WorktreeRemoval } from "../../../shared/worktree";
 import { call } from "./api";
 
 const sessionPath = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
@@ -15,10 +15,12 @@ export const gitApi = {
     call<RepoInfo>(`/api/machines/${encodeURIComponent(machineId)}/git?${new URLSearchParams({ cwd }).toString()}`),
   /** Removes the session's worktree; without `force` one holding work is kept (removed false, with why). */
   removeWorktree: (id: string, force: boolean) => call<WorktreeRemoval>(`${sessionPath(id)}/worktree/remove`, { method: "POST", body: JSON.stringify({ force }) }),
-  /** Issue 28 #4: the worktree against its base; commit everything with a message. */
+  /** Issue 28 #2: the repository the session's changes come from (its worktree, or the checkout its directory is in). */
+  sessionRepo: (id: string) => call<SessionRepo>(`${sessionPath(id)}/git/repo`),
+  /** Issue 28 #4: the worktree against its base (a session's own checkout: its uncommitted files); commit everything with a message. */
   gitStatus: (id: string) => call<GitStatus>(`${sessionPath(id)}/git/status`),
-  /** Issue 28 #2: the worktree's changes against its base, from git on the machine. */
-  gitDiff: (id: string) => call<WorktreeDiff>(`${sessionPath(id)}/git/diff`),
+  /** Issue 28 #2: the worktree's changes against its base (a session's own checkout: against HEAD), or one turn's (`trees`), from git on the machine. */
+  gitDiff: (id: string, trees?: TurnTrees) => call<WorktreeDiff>(`${sessionPath(id)}/git/diff${trees ? `?${new URLSearchParams(trees).toString()}` : ""}`),
   /** Issue 28 #3: the session's review comments (kept until sent). */
   review: (id: string) => call<{ comments: ReviewComment[] }>(`${sessionPath(id)}/review`).then((r) => r.comments),
   addReviewComment: (id: string, body: ReviewCommentBody) =>

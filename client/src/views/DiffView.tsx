@@ -2,6 +2,9 @@
 import { createMemo, For } from "solid-js";
 import { lineDiff, trimContext } from "../lib/diff";
 
+/** The changes view (issue 28) numbers logged edits with this; re-exported so lib/diff stays in this one chunk. */
+export { textPatchLines } from "../lib/diff";
+
 export function DiffView(props: { path: string; oldText: string | null; newText: string }) {
   const lines = createMemo(() => trimContext(lineDiff(props.oldText, props.newText)));
   return (

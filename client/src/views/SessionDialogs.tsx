@@ -1,9 +1,9 @@
-/** The session list's dialogs: rename, delete, and a yes/no confirmation (archiving a running session). */
+/** The session list's dialogs: rename, delete, archive (a running session, or one with a worktree), and a yes/no confirmation. */
 import { createResource, createSignal, type JSX, Show } from "solid-js";
 import type { SessionListItem } from "../../../shared/session-list";
 import { displayTitle, MAX_SESSION_TITLE } from "../../../shared/session-list-rules";
 import { api } from "../lib/api";
-import { checkTitle, offersAgentDelete } from "../session/list-lifecycle";
+import { archiveAsksFirst, checkTitle, offersAgentDelete } from "../session/list-lifecycle";
 import { Modal } from "./Modal";
 import { createWorktreeRemoval, WorktreeRemovalFields } from "./WorktreeRemoval";
 
@@ -93,6 +93,49 @@ export function DeleteDialog(props: { session: SessionListItem; onDelete: (delet
           </button>
           <button type="submit" class="btn btn-danger" disabled={busy()}>
             {busy() ? "Deleting…" : "Delete"}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/**
+ * Archive, when it has something to ask (issue 28 #1): a running session says the turn goes on; a session in a
+ * worktree offers to remove it, like Delete (kept, with what it holds, until "Remove it anyway").
+ */
+export function ArchiveDialog(props: { session: SessionListItem; onArchive: (confirmRunning: boolean) => Promise<boolean>; onClose: () => void }) {
+  const [busy, setBusy] = createSignal(false);
+  const running = archiveAsksFirst(props.session);
+  // A running row from the first paint may not say whether it has a worktree: then the session is asked.
+  const [current] = createResource(() =>
+    props.session.worktree !== undefined ? props.session.worktree : api.session(props.session.id).then((r) => r.session.worktree ?? null, () => null),
+  );
+  const worktree = createWorktreeRemoval(() => props.session.id, () => current() ?? null);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    if (!(await worktree.run())) return setBusy(false);
+    const ok = await props.onArchive(running);
+    setBusy(false);
+    if (ok) props.onClose();
+  };
+  return (
+    <Modal title={running ? "Archive a running session?" : "Archive session?"} onClose={props.onClose} testId={running ? "archive-running-dialog" : "archive-dialog"}>
+      <form onSubmit={submit}>
+        <p class="modal-text">
+          <strong>{displayTitle(props.session)}</strong>
+          {running
+            ? ` is ${props.session.needsYou ? "waiting for an answer" : "running a turn"}. Archiving hides it from the list; the turn is not stopped.`
+            : " is hidden from the list; Unarchive brings it back."}
+        </p>
+        <WorktreeRemovalFields step={worktree} />
+        <div class="modal-actions">
+          <button type="button" class="btn" data-autofocus onClick={() => props.onClose()}>
+            Cancel
+          </button>
+          <button type="submit" class="btn btn-primary" disabled={busy()}>
+            {busy() ? "Archiving…" : "Archive"}
           </button>
         </div>
       </form>

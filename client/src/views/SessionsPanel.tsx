@@ -5,12 +5,12 @@ import Pencil from "lucide-solid/icons/pencil";
 import Trash2 from "lucide-solid/icons/trash";
 import { createMemo, createSignal, For, Match, onCleanup, Show, Switch } from "solid-js";
 import type { SessionListItem } from "../../../shared/session-list";
-import { displayTitle } from "../../../shared/session-list-rules";
+import { api } from "../lib/api";
 import { createSessionList, type SessionListStore } from "../session/create-session-list";
 import { archiveAsksFirst, canDelete, canEdit } from "../session/list-lifecycle";
 import { filterChoices, sameFilter, DEFAULT_FILTER } from "../session/list-state";
 import { BulkArchiveBar } from "./BulkArchiveBar";
-import { ConfirmDialog, DeleteDialog, RenameDialog } from "./SessionDialogs";
+import { ArchiveDialog, DeleteDialog, RenameDialog } from "./SessionDialogs";
 import { SessionFilters } from "./SessionFilters";
 import type { RowAction } from "./SessionRowMenu";
 import { SessionRow } from "./SessionRow";
@@ -21,7 +21,7 @@ const CLOCK_TICK_MS = 30_000;
 type Dialog =
   | { kind: "rename"; session: SessionListItem }
   | { kind: "delete"; session: SessionListItem }
-  | { kind: "archive-running"; session: SessionListItem };
+  | { kind: "archive"; session: SessionListItem };
 
 /** The live session list: filters, rows with markers and menus, paging, selection and bulk archive. */
 export function SessionsPanel(props: { store?: SessionListStore }) {
@@ -36,8 +36,11 @@ export function SessionsPanel(props: { store?: SessionListStore }) {
   const choices = createMemo(() => filterChoices(s().latest));
   const filtered = () => !sameFilter(s().filter, DEFAULT_FILTER);
 
-  const archive = (row: SessionListItem) => {
-    if (archiveAsksFirst(row)) setDialog({ kind: "archive-running", session: row });
+  const archive = async (row: SessionListItem) => {
+    if (archiveAsksFirst(row)) return setDialog({ kind: "archive", session: row });
+    // A row from the first paint does not say whether the session has a worktree: the session does.
+    const worktree = row.worktree !== undefined ? row.worktree : await api.session(row.id).then((r) => r.session.worktree ?? null, () => null);
+    if (worktree) setDialog({ kind: "archive", session: { ...row, worktree } });
     else void list.setArchived(row.id, true);
   };
   const actionsFor = (row: SessionListItem): RowAction[] => {
@@ -46,7 +49,7 @@ export function SessionsPanel(props: { store?: SessionListStore }) {
       acts.push({ id: "rename", label: "Rename", icon: Pencil, run: () => setDialog({ kind: "rename", session: row }) });
       acts.push(
         row.archivedAt === null
-          ? { id: "archive", label: "Archive", icon: Archive, run: () => archive(row) }
+          ? { id: "archive", label: "Archive", icon: Archive, run: () => void archive(row) }
           : { id: "unarchive", label: "Unarchive", icon: ArchiveRestore, run: () => void list.setArchived(row.id, false) },
       );
       acts.push({
@@ -152,19 +155,8 @@ export function SessionsPanel(props: { store?: SessionListStore }) {
             <Match when={d.kind === "delete"}>
               <DeleteDialog session={d.session} onDelete={async (also) => (await list.remove(d.session.id, also)) !== null} onClose={() => setDialog(null)} />
             </Match>
-            <Match when={d.kind === "archive-running"}>
-              <ConfirmDialog
-                title="Archive a running session?"
-                confirm="Archive"
-                testId="archive-running-dialog"
-                onConfirm={() => list.setArchived(d.session.id, true, true)}
-                onClose={() => setDialog(null)}
-              >
-                <p class="modal-text">
-                  <strong>{displayTitle(d.session)}</strong> is {d.session.needsYou ? "waiting for an answer" : "running a turn"}. Archiving hides it from the
-                  list; the turn is not stopped.
-                </p>
-              </ConfirmDialog>
+            <Match when={d.kind === "archive"}>
+              <ArchiveDialog session={d.session} onArchive={(running) => list.setArchived(d.session.id, true, running)} onClose={() => setDialog(null)} />
             </Match>
           </Switch>
         )}

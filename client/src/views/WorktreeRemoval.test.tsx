@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor } from "@solidjs/testing-library";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SessionListItem } from "../../../shared/session-list";
-import { DeleteDialog } from "./SessionDialogs";
+import { ArchiveDialog, DeleteDialog } from "./SessionDialogs";
 
 const WT = { repoRoot: "/r/app", repoName: "app", worktreePath: "/w/app/baton-x", path: "/w/app/baton-x", branch: "baton/x", base: "main" };
 const SESSION: SessionListItem = {
@@ -64,5 +64,61 @@ describe("Delete offers to remove the worktree", () => {
     fireEvent.click(screen.getByRole("button", { name: "Delete" }));
     await waitFor(() => expect(onDelete).toHaveBeenCalled());
     expect(fetchMock.mock.calls.map((c) => String((c as unknown[])[0]))).not.toContain("/api/sessions/s1/worktree/remove");
+  });
+});
+
+describe("Archive offers to remove the worktree", () => {
+  /** fetch answering the removal ask: kept unless forced, holding `dirty` files and `unpushed` commits. */
+  function machineWith(dirty: number, unpushed: number, removals: unknown[]) {
+    return vi.fn(async (url: string, init?: RequestInit) => {
+      if (url !== "/api/sessions/s1/worktree/remove") return new Response("{}", { status: 404 });
+      const body = JSON.parse(String(init?.body)) as { force: boolean };
+      removals.push(body);
+      const holds = dirty > 0 || unpushed > 0;
+      const reason = dirty ? `the worktree holds ${dirty} uncommitted files` : `the worktree holds ${unpushed} commits on no remote`;
+      const r = body.force || !holds ? { removed: true, reason: null, dirtyFiles: dirty, unpushedCommits: unpushed } : { removed: false, reason, dirtyFiles: dirty, unpushedCommits: unpushed };
+      return new Response(JSON.stringify(r), { status: 200, headers: { "content-type": "application/json" } });
+    });
+  }
+
+  it("a clean worktree is removed, then the session archived", async () => {
+    const removals: unknown[] = [];
+    vi.stubGlobal("fetch", machineWith(0, 0, removals));
+    const onArchive = vi.fn(async () => true);
+    render(() => <ArchiveDialog session={SESSION} onArchive={onArchive} onClose={() => {}} />);
+    expect(screen.getByRole("dialog", { name: "Archive session?" })).toBeInTheDocument();
+    expect(screen.getByRole("checkbox", { name: /Also remove its worktree/ })).toBeChecked();
+    expect(screen.getByText(/baton\/x/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: "Archive" }));
+    await waitFor(() => expect(onArchive).toHaveBeenCalledWith(false));
+    expect(removals).toEqual([{ force: false }]);
+  });
+
+  it("keeps a worktree with unpushed commits, saying so, until 'remove it anyway'", async () => {
+    const removals: unknown[] = [];
+    vi.stubGlobal("fetch", machineWith(0, 3, removals));
+    const onArchive = vi.fn(async () => true);
+    render(() => <ArchiveDialog session={SESSION} onArchive={onArchive} onClose={() => {}} />);
+    fireEvent.click(screen.getByRole("button", { name: "Archive" }));
+    const alert = await screen.findByText(/Kept: the worktree holds 3 commits on no remote/);
+    expect(alert.textContent).toContain("the branch baton/x keeps its commits");
+    expect(onArchive).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole("checkbox", { name: /Remove it anyway/ }));
+    fireEvent.click(screen.getByRole("button", { name: "Archive" }));
+    await waitFor(() => expect(onArchive).toHaveBeenCalled());
+    expect(removals).toEqual([{ force: false }, { force: true }]);
+  });
+
+  it("unticked, the session is archived and the worktree left alone; a running one says the turn goes on", async () => {
+    const removals: unknown[] = [];
+    vi.stubGlobal("fetch", machineWith(1, 0, removals));
+    const onArchive = vi.fn(async () => true);
+    render(() => <ArchiveDialog session={{ ...SESSION, status: "active" }} onArchive={onArchive} onClose={() => {}} />);
+    screen.getByRole("dialog", { name: "Archive a running session?" });
+    screen.getByText(/the turn is not stopped/);
+    fireEvent.click(screen.getByRole("checkbox", { name: /Also remove its worktree/ }));
+    fireEvent.click(screen.getByRole("button", { name: "Archive" }));
+    await waitFor(() => expect(onArchive).toHaveBeenCalledWith(true));
+    expect(removals).toEqual([]);
   });
 });

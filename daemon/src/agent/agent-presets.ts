@@ -112,10 +112,13 @@ const BUILT_DEMO_AGENT = fileURLToPath(new URL("./demo-agent.mjs", import.meta.u
 
 /**
  * How to run the built-in demo agent (absolute paths, so any cwd works): from the package, the built JS with
- * this Node; from the repository's sources, this Node with the tsx loader.
+ * this Node; from the repository's sources, a build named by `BATON_DEMO_AGENT` (npm test makes one per run),
+ * else this Node with the tsx loader.
  */
 export function demoLaunch(env: Readonly<Record<string, string>> = {}): LaunchSpec {
   if (existsSync(BUILT_DEMO_AGENT)) return { command: process.execPath, args: [BUILT_DEMO_AGENT], env };
+  const named = process.env["BATON_DEMO_AGENT"];
+  if (named && existsSync(named)) return { command: process.execPath, args: [named], env };
   const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
   return { command: process.execPath, args: ["--import", tsxLoader, DEMO_AGENT_MAIN], env };
 }

@@ -33,6 +33,8 @@ export type SessionDeps = {
   learnt?(agentId: string, capabilities: AgentCapabilities): void;
   log: Logger;
   timeouts: SessionTimeouts;
+  /** Issue 28 #2: a snapshot of `cwd` as a git tree at each turn's edges (turn-snapshot.ts); null: none. */
+  snapshot?(cwd: string): Promise<string | null>;
 };
 
 export type SessionState = "opening" | "ready" | "failed" | "closed";
@@ -81,6 +83,7 @@ export class AgentSession {
     this.requests = new AgentRequests(sessionId, emit, () => this.agentSessionId);
     this.replay = new HistoryReplay(sessionId, deps.log);
     this.relay = new HistoryRelay(sessionId, emit);
+    const snapshot = deps.snapshot;
     this.turns = new TurnRunner({
       sessionId,
       emit,
@@ -88,6 +91,7 @@ export class AgentSession {
       cancelForceMs: deps.timeouts.cancelForceMs,
       exitReason: () => this.exitReasonIfDied(),
       onEnd: () => this.requests.turnEnded(),
+      ...(snapshot ? { snapshot: () => snapshot(this.cwd) } : {}),
     });
   }
 

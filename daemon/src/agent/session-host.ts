@@ -19,6 +19,8 @@ export type SessionHostOptions = {
   learnt?(agentId: string, capabilities: AgentCapabilities): void;
   /** Local backstop on concurrent turns (the Machine DO enforces the real budget); null = none. */
   budget?: number | null;
+  /** Issue 28 #2: each turn's worktree snapshots (daemon/src/git/turn-snapshot.ts). */
+  snapshot?(cwd: string): Promise<string | null>;
 };
 
 export type SessionHost = {
@@ -62,7 +64,7 @@ export function createSessionHost(o: SessionHostOptions): SessionHost {
     if (!agent) return emit({ t: "session.failed", sessionId: cmd.sessionId, message: `agent "${cmd.agentId}" is not available on this machine` });
     const cwd = checkCwd(cmd.cwd, o.roots);
     if (!cwd.ok) return emit({ t: "session.failed", sessionId: cmd.sessionId, message: cwd.message });
-    const s = new AgentSession(cmd.sessionId, cmd.agentId, cwd.cwd, agent.launch, { emit, log, timeouts, learnt }, agent.login ?? null);
+    const s = new AgentSession(cmd.sessionId, cmd.agentId, cwd.cwd, agent.launch, { emit, log, timeouts, learnt, ...(o.snapshot ? { snapshot: o.snapshot } : {}) }, agent.login ?? null);
     sessions.set(cmd.sessionId, s);
     log.info(`session ${cmd.sessionId}: starting ${cmd.agentId} in ${cwd.cwd}`);
     s.open(cmd.agentSessionId, cmd.restore, cmd.history ?? "drop").catch((err: unknown) => log.error(`session ${cmd.sessionId}: open crashed: ${errorMessage(err)}`));

@@ -10,7 +10,8 @@ import { isRecord } from "./acp-tap";
 import { rpcErrorText } from "./agent-rpc";
 import type { Logger } from "../log";
 
-type Turn = { turnId: string; cancelTimer: NodeJS.Timeout | null };
+/** `cancelled`: Stop came before the prompt was sent (during the start snapshot); `snapped`: the start tree was taken. */
+type Turn = { turnId: string; cancelTimer: NodeJS.Timeout | null; cancelled: boolean; snapped: boolean };
 
 /** Turn ids remembered after they end: a room reset mid-forward sends its prompt again only moments later. */
 const RECENT_TURN_IDS = 32;
@@ -25,6 +26,11 @@ export type TurnDeps = {
   exitReason(): Promise<string | null>;
   /** Runs as a turn ends (requests the agent abandoned can no longer be answered usefully). */
   onEnd(): void;
+  /**
+   * Issue 28 #2: the worktree as a git tree (turn-snapshot.ts), taken before the prompt is sent and after the
+   * agent answered (`turn.tree`); null: no snapshot for this session. Absent: none taken, the prompt goes at once.
+   */
+  snapshot?(): Promise<string | null>;
 };
 
 export class TurnRunner {
@@ -48,11 +54,26 @@ export class TurnRunner {
 
   /** Sends the prompt; the turn ends when the agent answers (the caller checked no turn is running). */
   start(conn: acp.ClientConnection, agentSessionId: string, turnId: string, blocks: PromptBlock[]): void {
-    const turn: Turn = { turnId, cancelTimer: null };
+    const turn: Turn = { turnId, cancelTimer: null, cancelled: false, snapped: false };
     this.turn = turn;
     this.recent.push(turnId);
     if (this.recent.length > RECENT_TURN_IDS) this.recent.shift();
     this.deps.emit({ t: "turn.started", sessionId: this.deps.sessionId, turnId });
+    const snapshot = this.deps.snapshot;
+    if (!snapshot) return this.send(conn, agentSessionId, turn, blocks);
+    // The start snapshot before the agent sees the prompt: the turn's changes are everything after it.
+    void snapshot().then((tree) => {
+      if (this.turn !== turn) return; // ended meanwhile (closed, failed, forced after a cancel)
+      if (tree) {
+        turn.snapped = true;
+        this.deps.emit({ t: "turn.tree", sessionId: this.deps.sessionId, turnId, edge: "start", tree });
+      }
+      if (turn.cancelled) return this.end(turn, "cancelled", null);
+      this.send(conn, agentSessionId, turn, blocks);
+    });
+  }
+
+  private send(conn: acp.ClientConnection, agentSessionId: string, turn: Turn, blocks: PromptBlock[]): void {
     conn.agent.request(acp.methods.agent.session.prompt, { sessionId: agentSessionId, prompt: blocks as acp.ContentBlock[] }).then(
       (res: unknown) => {
         const stopReason = isRecord(res) && typeof res.stopReason === "string" && res.stopReason ? res.stopReason : "end_turn";
@@ -72,6 +93,7 @@ export class TurnRunner {
   cancel(conn: acp.ClientConnection, agentSessionId: string): void {
     const turn = this.turn;
     if (!turn) return;
+    turn.cancelled = true;
     conn.agent.notify(acp.methods.agent.session.cancel, { sessionId: agentSessionId }).catch(() => {});
     if (turn.cancelTimer) return;
     turn.cancelTimer = setTimeout(() => {
@@ -100,5 +122,9 @@ export class TurnRunner {
     if (turn.cancelTimer) clearTimeout(turn.cancelTimer);
     this.deps.onEnd();
     this.deps.emit({ t: "turn.ended", sessionId: this.deps.sessionId, turnId: turn.turnId, stopReason, error });
+    if (turn.snapped && this.deps.snapshot)
+      void this.deps.snapshot().then((tree) => {
+        if (tree) this.deps.emit({ t: "turn.tree", sessionId: this.deps.sessionId, turnId: turn.turnId, edge: "end", tree });
+      });
   }
 }

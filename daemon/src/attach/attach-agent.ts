@@ -200,6 +200,7 @@ export function buildAttachAgent(o: AttachOptions): acp.AgentApp {
         return settleJoin();
       case "ack":
       case "error":
+      case "review":
         return;
     }
   };

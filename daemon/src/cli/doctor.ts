@@ -21,7 +21,7 @@ import { serverBase } from "./login";
 import { serviceLocation } from "./service-files";
 import { gitRunner, type GitRun } from "../git/git-run";
 import { managedWorktrees, orphanCheck } from "../git/orphans";
-import { MAX_DOCTOR_WORKTREES } from "../../../shared/worktree";
+import { knownSessions } from "../git/known-sessions";
 
 /** The oldest Node major the package is built for and tested on (daemon/package.json `engines`). */
 export const MIN_NODE_MAJOR = 20;
@@ -158,18 +158,11 @@ async function tokenCheck(doFetch: typeof fetch, base: string, token: string): P
 async function worktreesCheck(doFetch: typeof fetch, base: string, token: string, dir: string, git: GitRun): Promise<Check> {
   const all = await managedWorktrees(git, dir);
   if (!all.length) return { name: "worktrees", ok: true, detail: `none in ${dir}` };
-  const ids = [...new Set(all.flatMap((w) => (w.sessionId ? [w.sessionId] : [])))].slice(0, MAX_DOCTOR_WORKTREES);
+  const ids = all.flatMap((w) => (w.sessionId ? [w.sessionId] : []));
   try {
-    const r = await doFetch(`${base}/api/tunnel/sessions/known`, {
-      method: "POST",
-      headers: { [TUNNEL_TOKEN_HEADER]: token, "content-type": "application/json" },
-      body: JSON.stringify({ ids }),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    });
-    if (!r.ok) return { name: "worktrees", ok: true, warn: true, detail: `${all.length} in ${dir}; the server did not say which sessions exist (HTTP ${r.status})` };
-    const body: unknown = await r.json();
-    const known = typeof body === "object" && body !== null && "known" in body && Array.isArray(body.known) ? body.known.filter((k): k is string => typeof k === "string") : [];
-    return orphanCheck(all, new Set(known));
+    const r = await knownSessions(doFetch, base, token, ids);
+    if (!r.ok) return { name: "worktrees", ok: true, warn: true, detail: `${all.length} in ${dir}; the server did not say which sessions exist (${r.why})` };
+    return orphanCheck(all, r.known);
   } catch (err) {
     return { name: "worktrees", ok: true, warn: true, detail: `${all.length} in ${dir}; not checked: ${errorMessage(err)}` };
   }

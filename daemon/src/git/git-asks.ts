@@ -4,7 +4,7 @@ import { AskErrorCode, type AskKind, GitAskRequest } from "../../../shared/tunne
 import { errorMessage } from "../log";
 import type { AskAnswer } from "../tunnel/tunnel-client";
 import { GitFailed, GitMissing } from "./git-run";
-import { commitAll, createWorktree, gitStatus, removeWorktree, repoInfo, worktreeDiff, WorktreeRefused, type WorktreeContext } from "./worktrees";
+import { commitAll, createWorktree, gitStatus, removeWorktree, repoInfo, worktreeDiff, turnDiff, WorktreeRefused, type WorktreeContext } from "./worktrees";
 
 /** The git kinds, for the daemon's ask router. */
 export const GIT_ASK_KINDS = GitAskRequest.options.map((o) => o.shape.kind.value) satisfies AskKind[];
@@ -32,7 +32,10 @@ export async function answerGitAsk(ctx: WorktreeContext, req: GitAskRequest): Pr
       case "git.commit":
         return { ok: true, result: await commitAll(ctx, req.path, req.message) };
       case "git.diff":
-        return { ok: true, result: await worktreeDiff(ctx, req.path) };
+        return {
+          ok: true,
+          result: req.from && req.to ? await turnDiff(ctx, req.path, { from: req.from, to: req.to }) : await worktreeDiff(ctx, req.path, req.against ?? "base"),
+        };
       default:
         return assertNever(req);
     }

@@ -23,11 +23,12 @@ export class GitFailed extends Error {
   }
 }
 
-export type GitRun = (args: readonly string[], cwd: string) => Promise<string>;
+/** `env`: variables added for this one command (a turn snapshot's temporary index). */
+export type GitRun = (args: readonly string[], cwd: string, env?: Readonly<Record<string, string>>) => Promise<string>;
 
 /** A runner for the `git` executable `bin` (tests pass a missing one to see GitMissing). */
 export function gitRunner(bin = "git"): GitRun {
-  return (args, cwd) =>
+  return (args, cwd, env) =>
     new Promise((resolve, reject) => {
       execFile(
         bin,
@@ -38,7 +39,7 @@ export function gitRunner(bin = "git"): GitRun {
           maxBuffer: GIT_MAX_OUTPUT_BYTES,
           encoding: "utf8",
           // No prompts (credentials, editors) from a daemon nobody watches; messages in English to quote them.
-          env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", LC_ALL: "C" },
+          env: { ...process.env, ...env, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", LC_ALL: "C" },
         },
         (err, stdout, stderr) => {
           if (!err) return resolve(stdout);

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { type ChangedFile, type CommitResult, type GitStatus, MAX_DIFF_FILES, MAX_LISTED_BRANCHES, type WorktreeDiff, type RepoInfo, type SessionWorktree, type WorktreeRemoval } from "../../../shared/worktree";
+import { type ChangedFile, type CommitResult, type DiffAgainst, type GitStatus, MAX_DIFF_FILES, MAX_LISTED_BRANCHES, type TurnTrees, type WorktreeDiff, type RepoInfo, type SessionWorktree, type WorktreeRemoval } from "../../../shared/worktree";
 import { checkCwd, isInside } from "../allowed-roots";
 import { branchRefusal, firstFree, folderFor, keepReason, readStatus } from "./git-rules";
 import { GitFailed, GitMissing, type GitRun, gitRunBounded } from "./git-run";
@@ -154,11 +154,19 @@ function checkedRepoDir(ctx: WorktreeContext, p: string): string {
   return checked.cwd;
 }
 
+/** The top of the repository `dir` lies in, itself inside the roots (a root can be a sub-folder of a larger checkout). */
+async function checkedTop(ctx: WorktreeContext, dir: string): Promise<string> {
+  const top = await topOf(ctx.git, dir);
+  if (!top) throw new WorktreeRefused("not inside a git repository");
+  if (!ctx.roots.some((r) => isInside(top, r))) throw new WorktreeRefused(`the repository (${top}) reaches outside the machine's roots`);
+  return top;
+}
+
 /** The checkout at `p` against its base (the branch's recorded base; none: 0 / 0) and its upstream. */
 export async function gitStatus(ctx: WorktreeContext, p: string): Promise<GitStatus> {
   const dir = checkedRepoDir(ctx, p);
   const { git } = ctx;
-  if (!(await topOf(git, dir))) throw new WorktreeRefused("not inside a git repository");
+  await checkedTop(ctx, dir);
   const status = readStatus(await git(["status", "--porcelain=v1", "-z", "--untracked-files=all"], dir));
   const branch = (await git(["symbolic-ref", "--quiet", "--short", "HEAD"], dir).catch(() => "")).trim() || null;
   const base = branch ? (await git(["config", "--get", `branch.${branch}.${BASE_KEY}`], dir).catch(() => "")).trim() || null : null;
@@ -177,7 +185,7 @@ export async function gitStatus(ctx: WorktreeContext, p: string): Promise<GitSta
 export async function commitAll(ctx: WorktreeContext, p: string, message: string): Promise<CommitResult> {
   const dir = checkedRepoDir(ctx, p);
   const { git } = ctx;
-  if (!(await topOf(git, dir))) throw new WorktreeRefused("not inside a git repository");
+  await checkedTop(ctx, dir);
   if (!message.trim()) throw new WorktreeRefused("write a commit message");
   const before = readStatus(await git(["status", "--porcelain=v1", "-z", "--untracked-files=all"], dir));
   if (!before.files) throw new WorktreeRefused("nothing to commit: the worktree has no changes");
@@ -215,20 +223,24 @@ function untrackedFile(dir: string, rel: string, budget: number): ChangedFile {
   return { ...named, binary: false, patch: newFilePatch(bytes.toString("utf8")) };
 }
 
+/** git's empty tree: what a repository without a commit yet is diffed against. */
+const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
 /**
- * The checkout at `p` against its base (from where it branched off; no base: against HEAD), untracked files
- * included, patches within `budget` characters; binary files named, not shown.
+ * The checkout at `p` against its base (`against` "base": from where it branched off; no base: HEAD) or against
+ * HEAD ("head": the uncommitted work in a person's own checkout), untracked files included, patches within
+ * `budget` characters; binary files named, not shown.
  */
-export async function worktreeDiff(ctx: WorktreeContext, p: string, budget = DIFF_BUDGET_CHARS): Promise<WorktreeDiff> {
+export async function worktreeDiff(ctx: WorktreeContext, p: string, against: DiffAgainst = "base", budget = DIFF_BUDGET_CHARS): Promise<WorktreeDiff> {
   const dir = checkedRepoDir(ctx, p);
   const { git } = ctx;
-  const top = await topOf(git, dir);
-  if (!top) throw new WorktreeRefused("not inside a git repository");
+  const top = await checkedTop(ctx, dir);
   const branch = (await git(["symbolic-ref", "--quiet", "--short", "HEAD"], top).catch(() => "")).trim() || null;
-  const base = branch ? (await git(["config", "--get", `branch.${branch}.${BASE_KEY}`], top).catch(() => "")).trim() || null : null;
-  const against = base ? (await git(["merge-base", base, "HEAD"], top).catch(() => "HEAD")).trim() : "HEAD";
+  const base = against === "base" && branch ? (await git(["config", "--get", `branch.${branch}.${BASE_KEY}`], top).catch(() => "")).trim() || null : null;
+  const head = (await git(["rev-parse", "--verify", "--quiet", "HEAD"], top).catch(() => "")).trim() ? "HEAD" : EMPTY_TREE;
+  const from = base ? (await git(["merge-base", base, "HEAD"], top).catch(() => head)).trim() : head;
   // Twice the budget read: what is over it is cut by withinBudget per file, the rest of git's output is not read at all.
-  const raw = await gitRunBounded(["diff", "--no-color", "--no-ext-diff", "-M", against, "--"], top, budget * 2);
+  const raw = await gitRunBounded(["diff", "--no-color", "--no-ext-diff", "-M", from, "--"], top, budget * 2);
   const tracked = splitPatch(raw.text);
   const last = tracked.at(-1);
   if (raw.truncated && last) tracked[tracked.length - 1] = { ...last, patch: null, truncated: true };
@@ -240,4 +252,25 @@ export async function worktreeDiff(ctx: WorktreeContext, p: string, budget = DIF
   const cutNote = raw.truncated ? `the diff is larger than ${Math.round((budget * 2) / 1024)} KB: the rest was not read` : null;
   const note = [kept.note, extra, cutNote].filter(Boolean).join("; ") || null;
   return { base, files: kept.files, note };
+}
+
+/**
+ * Issue 28 #2, one turn: the changes between two snapshots of the checkout at `p` (`turn.tree`), bounded like
+ * `worktreeDiff`. Untracked files are in both trees already (the snapshot adds them), so git's patch is all of it.
+ */
+export async function turnDiff(ctx: WorktreeContext, p: string, trees: TurnTrees, budget = DIFF_BUDGET_CHARS): Promise<WorktreeDiff> {
+  const dir = checkedRepoDir(ctx, p);
+  const { git } = ctx;
+  const top = await checkedTop(ctx, dir);
+  for (const id of [trees.from, trees.to]) {
+    const type = (await git(["cat-file", "-t", id], top).catch(() => "")).trim();
+    if (type !== "tree") throw new WorktreeRefused(`${id.slice(0, 12)} is not a snapshot of this worktree`);
+  }
+  const raw = await gitRunBounded(["diff", "--no-color", "--no-ext-diff", "-M", trees.from, trees.to, "--"], top, budget * 2);
+  const files = splitPatch(raw.text);
+  const last = files.at(-1);
+  if (raw.truncated && last) files[files.length - 1] = { ...last, patch: null, truncated: true };
+  const kept = withinBudget(files, budget, MAX_DIFF_FILES);
+  const cutNote = raw.truncated ? `the diff is larger than ${Math.round((budget * 2) / 1024)} KB: the rest was not read` : null;
+  return { base: null, files: kept.files, note: [kept.note, cutNote].filter(Boolean).join("; ") || null };
 }
