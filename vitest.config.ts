@@ -75,6 +75,10 @@ export default defineConfig({
                 BENCH_INSPECTOR: process.env.BENCH_INSPECTOR ?? "",
                 // Where miniflare keeps the DOs' SQLite files this run (bench/run.mjs: "disk" or "tmpfs").
                 BENCH_STORAGE: process.env.BENCH_STORAGE ?? "",
+                // "1": room.bench-run.ts also prints a CPU profile of the fan-out rounds (needs --inspect).
+                BENCH_PROFILE: process.env.BENCH_PROFILE ?? "",
+                // Fan-out rounds per row (default 11).
+                BENCH_FAN_OUT_ROUNDS: process.env.BENCH_FAN_OUT_ROUNDS ?? "",
               },
             },
           })),

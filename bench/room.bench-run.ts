@@ -21,14 +21,17 @@ const row = (r: Row) => console.log(`BENCH_ROW ${JSON.stringify(r)}`);
 
 /** Rounds per ratio (room and bare alternate); the median round's ratio is reported. */
 const ROUNDS = 7;
-/** Fan-out rounds: its per-round ratios spread ±0.1 on this machine, so more of them for a steadier median. */
-const FAN_OUT_ROUNDS = 11;
 /** Events pushed per agent tick by the saturating producer (a fast model streams several per read). */
 const TICK_EVENTS = 20;
 /** Chunks per second for the latency runs: the client target rate, well below either side's ceiling. */
 const STEADY_RATE = 200;
 
-const benv = env as unknown as { BENCH_INSPECTOR?: string; BENCH_STORAGE?: string; BARE_ROOM: DurableObjectNamespace };
+const benv = env as unknown as { BENCH_INSPECTOR?: string; BENCH_STORAGE?: string; BENCH_PROFILE?: string; BENCH_FAN_OUT_ROUNDS?: string; BARE_ROOM: DurableObjectNamespace };
+/**
+ * Fan-out rounds: its per-round ratios spread ±0.1 on this machine, so more of them for a steadier median
+ * (BENCH_FAN_OUT_ROUNDS overrides: on a loaded machine they spread ±0.3).
+ */
+const FAN_OUT_ROUNDS = Number(benv.BENCH_FAN_OUT_ROUNDS) || 11;
 /** Where the DOs' SQLite files live this run, named in the fan-out figures (on a disk every commit fsyncs). */
 const storage = benv.BENCH_STORAGE ? `DO storage on ${benv.BENCH_STORAGE}` : "";
 
@@ -190,6 +193,35 @@ it("fan-out gap decomposition at 1 viewer: bare → + zod → + a commit per cyc
     ratio: +(median(eps.room) / plain).toFixed(2),
     target: "(explains the ratio)",
   });
+});
+
+// Not a figure: where the time of the fan-out rounds goes, for whoever works on the ratio
+// (`BENCH_PROFILE=1 BENCH_INSPECTOR=http://127.0.0.1:<port> npx vitest run --project bench bench/room.bench-run.ts
+// --inspect=127.0.0.1:<port> --no-file-parallelism -t profile`). One CPU profile of the whole isolate per side, self time per function.
+it.skipIf(!benv.BENCH_PROFILE || !benv.BENCH_INSPECTOR)("fan-out profile: the isolate's CPU time per function, room rounds vs bare rounds", async () => {
+  const inspector = await openInspector(benv.BENCH_INSPECTOR!);
+  for (const n of [1, 100]) {
+    const events = n === 100 ? 2000 : 5000;
+    const room = await roomPath(n);
+    const bare = await barePath(n, BareMode.plain);
+    await throughput(room, events);
+    await throughput(bare, events);
+    for (const [side, path] of [["bare", bare], ["room", room]] as const) {
+      const rates: number[] = [];
+      const frames0 = path.daemon.frames;
+      const prof = await inspector.cpuProfile(async () => {
+        for (let r = 0; r < 5; r++) rates.push(await throughput(path, events));
+      });
+      const lines = prof.self.slice(0, 30).map((f) => `  ${f.ms.toFixed(1).padStart(8)} ms  ${f.name}`);
+      const incl = prof.inclusive.filter((f) => !f.name.startsWith("(")).slice(0, 40).map((f) => `  ${f.ms.toFixed(1).padStart(8)} ms  ${f.name}`);
+      const callers = prof.byCaller.slice(0, 30).map((f) => `  ${f.ms.toFixed(1).padStart(8)} ms  ${f.name}`);
+      const idle = prof.self.find((f) => f.name.startsWith("(idle)"))?.ms ?? 0;
+      console.log(`PROFILE ${side}, ${n} viewer(s): ${prof.total} ms sampled, not idle ${(((prof.total - idle) / (5 * events)) * 1000).toFixed(1)} µs per event, ${fmt(median(rates))} ev/s, ${path.daemon.frames - frames0} tunnel frames for ${5 * events} events\nself:\n${lines.join("\n")}\ninclusive:\n${incl.join("\n")}\nself by caller:\n${callers.join("\n")}`);
+    }
+    room.close();
+    bare.close();
+  }
+  inspector.close();
 });
 
 it("ingest: chunk events/s with 10 viewers per session, 1 / 4 / 16 sessions on one machine", async () => {

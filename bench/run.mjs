@@ -95,38 +95,49 @@ const started = new Date();
 const load0 = os.loadavg()[0];
 const t0 = Date.now();
 const rows = [];
+/**
+ * `BENCH_ONLY=<test name filter>` (e.g. `fan-out`): only bench/room.bench-run.ts's tests matching it, with the DOs'
+ * storage where the temp dir is (no tmpfs pass, no peers, no client) — a quick side-by-side of a few rows.
+ */
+const only = process.env.BENCH_ONLY;
 try {
-  // The peers measured side by side (HAPI, AIChatAgent): installed once into ~/.cache/baton-peers, never by npm install.
-  for (const id of ["hapi", "ai-chat"]) await installPeer(id);
-  await typecheckAiChat();
-  const port = await freePort();
-  process.stderr.write("bench: server figures (workerd)…\n");
-  const storage = fsKind(os.tmpdir()) ?? "disk";
-  // One file per run with the inspector on: a second file's workerd could not take the same inspector port.
-  rows.push(...rowsOf(await vitest(["run", "--project", "bench", "bench/room.bench-run.ts", `--inspect=127.0.0.1:${port}`, "--no-file-parallelism"], { BENCH_INSPECTOR: `http://127.0.0.1:${port}`, BENCH_STORAGE: storage })));
-  if (storage === "disk" && fsKind(SHM) === "tmpfs") {
-    // The same fan-out figures with the SQLite files in RAM: the commits' fsync is the one thing that
-    // differs, so the two passes side by side show what the local disk costs the room.
-    process.stderr.write("bench: fan-out again with DO storage on tmpfs…\n");
-    const dir = mkdtempSync(path.join(SHM, "baton-bench-"));
-    try {
-      const again = rowsOf(await vitest(["run", "--project", "bench", "bench/room.bench-run.ts", "-t", "fan-out"], { TMPDIR: dir, BENCH_STORAGE: "tmpfs" }));
-      const after = rows.findLastIndex((r) => r.figure.startsWith("fan-out")) + 1;
-      rows.splice(after, 0, ...again);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+  if (only) {
+    const storage = fsKind(os.tmpdir()) ?? "disk";
+    process.stderr.write(`bench: only room.bench-run.ts -t "${only}", DO storage on ${storage}…\n`);
+    rows.push(...rowsOf(await vitest(["run", "--project", "bench", "bench/room.bench-run.ts", "-t", only], { BENCH_STORAGE: storage })));
+  } else {
+    // The peers measured side by side (HAPI, AIChatAgent): installed once into ~/.cache/baton-peers, never by npm install.
+    for (const id of ["hapi", "ai-chat"]) await installPeer(id);
+    await typecheckAiChat();
+    const port = await freePort();
+    process.stderr.write("bench: server figures (workerd)…\n");
+    const storage = fsKind(os.tmpdir()) ?? "disk";
+    // One file per run with the inspector on: a second file's workerd could not take the same inspector port.
+    rows.push(...rowsOf(await vitest(["run", "--project", "bench", "bench/room.bench-run.ts", `--inspect=127.0.0.1:${port}`, "--no-file-parallelism"], { BENCH_INSPECTOR: `http://127.0.0.1:${port}`, BENCH_STORAGE: storage })));
+    if (storage === "disk" && fsKind(SHM) === "tmpfs") {
+      // The same fan-out figures with the SQLite files in RAM: the commits' fsync is the one thing that
+      // differs, so the two passes side by side show what the local disk costs the room.
+      process.stderr.write("bench: fan-out again with DO storage on tmpfs…\n");
+      const dir = mkdtempSync(path.join(SHM, "baton-bench-"));
+      try {
+        const again = rowsOf(await vitest(["run", "--project", "bench", "bench/room.bench-run.ts", "-t", "fan-out"], { TMPDIR: dir, BENCH_STORAGE: "tmpfs" }));
+        const after = rows.findLastIndex((r) => r.figure.startsWith("fan-out")) + 1;
+        rows.splice(after, 0, ...again);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     }
+    process.stderr.write("bench: join, catch-up and live on the shared session content (workerd)…\n");
+    rows.push(...rowsOf(await vitest(["run", "--project", "bench", "bench/join.bench-run.ts"])));
+    process.stderr.write("bench: the session list's join and feed, one user and a team of 1,000 (workerd)…\n");
+    rows.push(...rowsOf(await vitest(["run", "--project", "bench", "bench/session-list.bench-run.ts"])));
+    process.stderr.write("bench: HAPI 0.30.7 on the same session content (Node)…\n");
+    rows.push(...rowsOf(await vitest(["run", "--project", "bench-peers"])));
+    process.stderr.write("bench: Cloudflare AIChatAgent in the same workerd…\n");
+    rows.push(...rowsOf(await vitest(["run", "--project", "bench-ai-chat"])));
+    process.stderr.write("bench: client figures (Chromium)…\n");
+    rows.push(...rowsOf(await vitest(["run", "--project", "bench-client"])));
   }
-  process.stderr.write("bench: join, catch-up and live on the shared session content (workerd)…\n");
-  rows.push(...rowsOf(await vitest(["run", "--project", "bench", "bench/join.bench-run.ts"])));
-  process.stderr.write("bench: the session list's join and feed, one user and a team of 1,000 (workerd)…\n");
-  rows.push(...rowsOf(await vitest(["run", "--project", "bench", "bench/session-list.bench-run.ts"])));
-  process.stderr.write("bench: HAPI 0.30.7 on the same session content (Node)…\n");
-  rows.push(...rowsOf(await vitest(["run", "--project", "bench-peers"])));
-  process.stderr.write("bench: Cloudflare AIChatAgent in the same workerd…\n");
-  rows.push(...rowsOf(await vitest(["run", "--project", "bench-ai-chat"])));
-  process.stderr.write("bench: client figures (Chromium)…\n");
-  rows.push(...rowsOf(await vitest(["run", "--project", "bench-client"])));
 } catch (err) {
   process.stderr.write(`${err.out ?? ""}\n${err.message}\n`);
   process.exit(1);

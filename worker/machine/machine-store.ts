@@ -26,17 +26,31 @@ const MIGRATIONS = [
    CREATE TABLE active (session_id TEXT PRIMARY KEY, since INTEGER NOT NULL);`,
 ];
 
+/**
+ * Reads every tunnel cycle asks for (the epoch, whether a session is this machine's) are answered from memory
+ * after the first: this instance is the storage's only writer, and each SQLite statement outside a write costs
+ * a read transaction on the thread every DO shares (bench/RESULTS.md, issue 31 #3).
+ */
 export class MachineStore {
   private readonly meta: ReturnType<typeof makeMetaTable>;
+  /** Meta values read or written by this instance (null: known absent). */
+  private readonly metaCache = new Map<keyof MachineMeta, unknown>();
+  /** Sessions known to be this machine's (only positives: a daemon naming foreign ids cannot grow it). */
+  private readonly knownSessions = new Set<string>();
   constructor(private readonly sql: SqlDb) {
     migrate(sql, MIGRATIONS);
     this.meta = makeMetaTable(sql);
   }
   get<K extends keyof MachineMeta>(key: K): MachineMeta[K] | null {
-    return this.meta.get<MachineMeta[K]>(key);
+    if (this.metaCache.has(key)) return this.metaCache.get(key) as MachineMeta[K] | null;
+    const value = this.meta.get<MachineMeta[K]>(key);
+    this.metaCache.set(key, value);
+    return value;
   }
   set<K extends keyof MachineMeta>(key: K, value: MachineMeta[K]): void {
     this.meta.set(key, value);
+    // As read back: a JSON copy, so a caller's later change to `value` does not show through.
+    this.metaCache.set(key, JSON.parse(JSON.stringify(value)) as MachineMeta[K]);
   }
 
   pushDown(command: MachineCommand): number {
@@ -67,15 +81,21 @@ export class MachineStore {
   }
 
   addSession(sessionId: string): void {
+    if (this.knownSessions.has(sessionId)) return;
     this.sql.exec("INSERT OR IGNORE INTO sessions (session_id) VALUES (?)", sessionId);
+    this.knownSessions.add(sessionId);
   }
   /** A deleted session: the Machine no longer calls its room (issue 26). */
   forgetSession(sessionId: string): void {
+    this.knownSessions.delete(sessionId);
     this.sql.exec("DELETE FROM sessions WHERE session_id = ?", sessionId);
     this.sql.exec("DELETE FROM active WHERE session_id = ?", sessionId);
   }
   hasSession(sessionId: string): boolean {
-    return this.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM sessions WHERE session_id = ?", sessionId).one().c > 0;
+    if (this.knownSessions.has(sessionId)) return true;
+    const known = this.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM sessions WHERE session_id = ?", sessionId).one().c > 0;
+    if (known) this.knownSessions.add(sessionId);
+    return known;
   }
   sessionIds(): string[] {
     return this.sql.exec<{ session_id: string }>("SELECT session_id FROM sessions").toArray().map((r) => r.session_id);

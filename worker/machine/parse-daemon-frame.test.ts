@@ -10,6 +10,14 @@ describe("parseDaemonFrame", () => {
     expect(parseDaemonFrame(ack, TunnelIntake.accept, true)).toEqual({ kind: "frame", frame: { type: "ack", n: 3 }, bytes: ack.length });
   });
 
+  it("a batch of chunks (the fast check's frame) is read as zod reads it; after a change zod refuses, it is refused", () => {
+    const frame = { type: "batch", events: [1, 2].map((n) => ({ n, event: { t: "session.update", sessionId: "s1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `c${n}` } } } })) };
+    const text = JSON.stringify(frame);
+    expect(parseDaemonFrame(text, TunnelIntake.accept, true)).toEqual({ kind: "frame", frame, bytes: text.length });
+    const bad = JSON.stringify({ ...frame, events: [{ ...frame.events[0]!, n: 0 }] });
+    expect(parseDaemonFrame(bad, TunnelIntake.accept, true)).toMatchObject({ kind: "refuse", code: ErrorCode.BAD_FRAME });
+  });
+
   it.each([
     ["over the size bound", ack, TunnelIntake.tooLarge, true, { kind: "refuse", code: ErrorCode.FRAME_TOO_LARGE }],
     ["over the rate: closed, try again later", ack, TunnelIntake.limited, true, { kind: "back_later", code: ErrorCode.RATE_LIMITED }],

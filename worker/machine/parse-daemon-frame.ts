@@ -4,6 +4,7 @@ import { MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
 import { DaemonFrame } from "../../shared/tunnel-protocol";
 import { ErrorCode } from "../../shared/viewer-protocol";
 import { TunnelIntake } from "./machine-rules";
+import { streamFrameOf } from "./stream-frame";
 
 export type TunnelRead =
   | { kind: "frame"; frame: DaemonFrame; bytes: number }
@@ -31,7 +32,9 @@ export function parseDaemonFrame(message: string | ArrayBuffer, admitted: Tunnel
   } catch {
     return { kind: "refuse", code: ErrorCode.BAD_FRAME, message: "frame is not JSON" };
   }
-  const parsed = DaemonFrame.safeParse(json);
+  // A streaming agent's chunks take the fast check; every other frame (and any the fast check doubts) zod's.
+  const stream = streamFrameOf(json);
+  const parsed = stream ? { success: true as const, data: stream } : DaemonFrame.safeParse(json);
   if (!parsed.success) return { kind: "refuse", code: ErrorCode.BAD_FRAME, message: parsed.error.issues[0]?.message ?? "bad frame" };
   if (parsed.data.type !== "hello" && !helloDone) return { kind: "refuse", code: ErrorCode.BAD_FRAME, message: "hello first" };
   return { kind: "frame", frame: parsed.data, bytes: message.length };

@@ -20,8 +20,13 @@ export type IntakeState = {
   drainingBytes: number;
 };
 
-/** Applied events between writes of last_seen_up: a Machine restart at worst gets that many resent (rooms drop them). */
-export const LAST_SEEN_PERSIST_EVERY = 1024;
+/**
+ * Applied events between writes of last_seen_up. Each write holds that cycle's ack for a Machine commit (an
+ * fsync on a local disk); it is only a hint — after a restart the daemon resends what it holds unacked and
+ * the rooms drop what they have by their own cursor — so it is written rarely (was 1,024: one extra commit
+ * every ~12 cycles when streaming; issue 31 #3).
+ */
+export const LAST_SEEN_PERSIST_EVERY = 16_384;
 
 /** After a (re)start: everything up to the durable cursor was applied. */
 export const intakeFrom = (lastSeenUp: number): IntakeState => ({ highestTaken: lastSeenUp, lastDone: lastSeenUp, persistedUp: lastSeenUp, pending: [], pendingBytes: 0, drainingBytes: 0 });

@@ -610,6 +610,27 @@ describe("room core: daemon events and the machine", () => {
     expect(r.store.state()!.daemonCursor).toEqual({ epoch: "e1", n: 12 });
   });
 
+  it("an event that throws mid-run: what was applied before it commits with its cursor, and a resend applies only the rest", async () => {
+    const r = await busyRoom();
+    const chunk = (t: string): DaemonEvent => ({ t: "session.update", sessionId: "s1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: t } } });
+    const title: DaemonEvent = { t: "session.update", sessionId: "s1", update: { sessionUpdate: "session_info_update", title: "Named" } };
+    const port = (r.core as unknown as { port: RoomPort }).port;
+    const plain = port.directoryTitle;
+    port.directoryTitle = () => {
+      throw new Error("directory down");
+    };
+    const run = [{ n: 20, event: chunk("a") }, { n: 21, event: title }, { n: 22, event: chunk("c") }];
+    await expect(r.core.onDaemonEvents("e1", run)).rejects.toThrow("directory down");
+    expect(r.store.state()!.daemonCursor).toEqual({ epoch: "e1", n: 21 });
+    expect(r.store.state()!.agentTitle).toBe("Named");
+    port.directoryTitle = plain;
+    await r.core.onDaemonEvents("e1", run);
+    const kinds = r.of("acp").map((e) => e.update.sessionUpdate);
+    expect(kinds).toEqual(["agent_message_chunk", "session_info_update", "agent_message_chunk"]);
+    expect(r.store.eventsAfter(0).filter((e) => e.event.kind === "acp")).toHaveLength(3);
+    expect(r.store.state()!.daemonCursor).toEqual({ epoch: "e1", n: 22 });
+  });
+
   it("a daemon restart loses the running turn (AGENT_RESTARTED), keeps the queue and reopens with session/load", async () => {
     const r = await busyRoom();
     await r.op({ op: "message.send", id: "q1", blocks: text("later") });

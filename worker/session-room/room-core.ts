@@ -14,7 +14,7 @@ import { onDispatchAnswer } from "./on-dispatch-answer";
 import { onMachineStatus, openAgentSession } from "./on-machine-status";
 import { onViewerOp } from "./on-viewer-op";
 import { answerPermission, type RemoteAnswer, remoteAnswer } from "./permissions";
-import { asDuplicate as dup, type Effect, NO_REPLY, Out, type Reply } from "./room-effects";
+import { asDuplicate as dup, type Effect, NO_REPLY, Out, type Reply, type RoomReads } from "./room-effects";
 import { RoomOutbox } from "./room-outbox";
 import { type Replier, type RoomPort, sendReply } from "./room-port";
 import { type ForkSource, forkSource, type RoomInfo, roomInfo, roomReads, replayTo } from "./room-reads";
@@ -99,18 +99,21 @@ export class RoomCore {
       // step as the run's effects (they commit together), and viewers get the run's frames as one message.
       let flushing: Promise<unknown> | null = null;
       const cursor = this.state().daemonCursor;
+      // A run is one step: one clock reading, and the cursor set once, to the last event applied.
+      const reads = roomReads(this.store, this.port);
+      let applied: number | null = null;
       this.outbox.beginRun();
       try {
         while (i < batch.length && !flushing) {
           const { n, event } = batch[i++]!;
           if (cursor && cursor.epoch === epoch && n <= cursor.n) continue;
-          const step = this.transition((out) => {
-            onDaemonEvent(out, event);
-            out.set({ daemonCursor: { epoch, n } });
-          });
+          const step = this.transition((out) => onDaemonEvent(out, event), reads);
+          applied = n;
           flushing = this.runSync(step.effects);
         }
       } finally {
+        // Also when an event threw: what was applied before it commits with its cursor (it is not applied twice).
+        if (applied !== null) this.store.stage({ ...this.state(), daemonCursor: { epoch, n: applied } });
         this.store.commit();
         this.outbox.endRun();
       }
@@ -125,9 +128,9 @@ export class RoomCore {
   private state = (): RoomState => this.store.state()!;
 
   /** Runs a transition over the current state and saves its result (once). */
-  private transition<T>(fn: (out: Out) => T): { result: T; effects: Effect[] } {
+  private transition<T>(fn: (out: Out) => T, reads: RoomReads = roomReads(this.store, this.port)): { result: T; effects: Effect[] } {
     const store = this.store;
-    const out = new Out(this.state(), roomReads(store, this.port));
+    const out = new Out(this.state(), reads);
     const result = fn(out);
     // A run of daemon events is saved once, at its end (onDaemonEvents); any other input now.
     if (out.state !== this.state()) store.stage(out.state);

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { PromptBlock } from "../../shared/blocks";
 import { promptPreview } from "../../shared/prompt-preview";
+import type { AcpUpdate } from "../../shared/viewer-protocol";
 
 /** Long enough to tell sessions apart on one line, short enough for the directory row. */
 export const TITLE_MAX_CHARS = 120;
@@ -19,7 +20,9 @@ export function firstPromptLine(blocks: readonly PromptBlock[]): string | null {
 const SessionInfoUpdate = z.object({ sessionUpdate: z.literal("session_info_update"), title: z.string().nullish() });
 
 /** The agent's title when `update` is a `session_info_update` carrying one; else null. */
-export function agentTitleOf(update: unknown): string | null {
+export function agentTitleOf(update: AcpUpdate): string | null {
+  // Every streamed chunk passes here: its kind (validated at the tunnel) rules it out before any parse.
+  if (update.sessionUpdate !== "session_info_update") return null;
   const parsed = SessionInfoUpdate.safeParse(update);
   if (!parsed.success || !parsed.data.title) return null;
   const line = parsed.data.title.replace(/\s+/g, " ").trim();
