@@ -50,6 +50,9 @@ export function takeOpenDaemons(): TestDaemon[] {
   return out;
 }
 
+/** How long a test daemon waits for its events' acks (tens of ms on a quiet machine; seconds under `npm test`'s load). */
+const SETTLE_ACKS_MS = 20_000;
+
 export class TestDaemon {
   ws!: WebSocket;
   commands: { n: number; command: MachineCommand }[] = [];
@@ -160,8 +163,9 @@ export class TestDaemon {
     for (let i = 0; i < items.length; i += 256) this.ws.send(JSON.stringify({ type: "batch", events: items.slice(i, i + 256) }));
   }
 
-  async settle(): Promise<void> {
-    await waitFor(() => this.acked >= this.n, `acks up to ${this.n}`);
+  /** Waits until every event sent so far is acked: liveness, not speed (a storm fans each out to 200 sockets on a CPU the whole suite shares). */
+  async settle(ms = SETTLE_ACKS_MS): Promise<void> {
+    await waitFor(() => this.acked >= this.n, `acks up to ${this.n}`, ms);
   }
 
   prompts(sessionId?: string) {

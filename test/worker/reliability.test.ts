@@ -6,7 +6,10 @@ import { figure, spread } from "../figure";
 import { daemonFlood, durabilityRounds, floodBounds, hostileThenNormal, reconnectStorm, viewerFlood } from "./reliability-scenarios";
 import { setupSession, TestViewer, text, waitFor } from "./harness";
 
-describe("reliability", () => {
+/** Each scenario's bound: they check that nothing is lost or doubled, not how fast (the FIGURE line says how long it took). */
+const SCENARIO_TIMEOUT_MS = 120_000;
+
+describe("reliability", { timeout: SCENARIO_TIMEOUT_MS }, () => {
   it("durability: 20 rounds of evict / abort mid-turn with a queued entry and a viewer attached", async () => {
     const f = await durabilityRounds(20);
     const t = spread(f.convergeMs);

@@ -5,6 +5,7 @@ import ArrowLeft from "lucide-solid/icons/arrow-left";
 import CloudOff from "lucide-solid/icons/cloud-off";
 import Eye from "lucide-solid/icons/eye";
 import { createEffect, createMemo, createResource, createSignal, type JSX, lazy, onCleanup, Show, Suspense } from "solid-js";
+import { whenIdle } from "../lib/idle";
 import { onDemand } from "../lib/on-demand";
 import { api } from "../lib/api";
 import { warmMarkdown } from "../lib/create-markdown";
@@ -16,7 +17,6 @@ import { createSessionStore } from "../session/create-session-store";
 import { mentions } from "../session/mentions-on-demand";
 import { ackOf } from "../connection/op-client";
 import { errorText, makeSessionActions } from "../session/session-actions";
-import { QueueChips } from "./QueueChips";
 import { Sender } from "./Sender";
 import { ConnectionBadge, SessionStatusBadge } from "./StatusBadges";
 import { Toasts } from "./Toasts";
@@ -37,6 +37,8 @@ const SessionSettings = lazy(() => import("./SessionSettings").then((m) => ({ de
 const DroppedOffer = lazy(() => import("./DroppedOffer").then((m) => ({ default: m.DroppedOffer })));
 /** A worktree session's git strip (issue 28) loads with the session's details, outside the page's initial JS. */
 const SessionGitBar = lazy(() => import("./SessionGitBar"));
+// Off the first paint (≈ 2 KB gz of the session page's 60 KB budget): most joins have no queue; warmed at idle below.
+const QueueChips = lazy(() => import("./QueueChips").then((m) => ({ default: m.QueueChips })));
 const AuthHelp = lazy(() => import("./AuthHelp").then((m) => ({ default: m.AuthHelp })));
 
 /** How long a reconnect may fail before we ask the API whether we still have access. */
@@ -66,6 +68,7 @@ export type SpectatorShare = { opened: OpenedShare; token: string; subtitle: str
 function Session(props: { id: string; share?: SpectatorShare }) {
   // The agent's first words (or the replay's) will want the renderer: fetch it once this page has painted.
   warmMarkdown();
+  whenIdle(() => void QueueChips.preload());
   const [draft, setDraft] = createDraft(props.id);
   let focusComposer = () => {};
   const navigate = useNavigate();
@@ -86,6 +89,8 @@ function Session(props: { id: string; share?: SpectatorShare }) {
       }
     },
   });
+  // Mounted from the first queued entry on and kept: an entry edited while it runs hands its text to the draft from there.
+  const queueShown = createMemo<boolean>((shown) => shown || state.queue.length > 0, false);
   const actions = makeSessionActions({ request: socket.request, draft, setDraft, notify: toast });
   const [info, { refetch: recheckAccess }] = createResource(
     // A spectator may have no account: what the link shows came with it (share.opened).
@@ -294,16 +299,20 @@ function Session(props: { id: string; share?: SpectatorShare }) {
             {state.outbox === 1 ? "1 message" : `${state.outbox} messages`} waiting for the connection — nothing is lost.
           </div>
         </Show>
-        <QueueChips
-          entries={state.queue}
-          canAct={canAct()}
-          steering={!!state.config?.steering && state.turnActive}
-          turnActive={state.turnActive}
-          queueDepth={state.config?.queueDepth ?? 1}
-          steer={state.steer}
-          viewerId={state.viewer?.id}
-          actions={{ ...actions, takeBack }}
-        />
+        <Show when={queueShown()}>
+          <Suspense>
+            <QueueChips
+              entries={state.queue}
+              canAct={canAct()}
+              steering={!!state.config?.steering && state.turnActive}
+              turnActive={state.turnActive}
+              queueDepth={state.config?.queueDepth ?? 1}
+              steer={state.steer}
+              viewerId={state.viewer?.id}
+              actions={{ ...actions, takeBack }}
+            />
+          </Suspense>
+        </Show>
         <Show
           when={!share}
           fallback={
