@@ -19,8 +19,6 @@ import { gitTargetOf } from "./session-git-target";
 type RouteEnv = { Bindings: Env; Variables: { user: User; scope: AccountScope } };
 export const worktreeRoutes = new Hono<RouteEnv>();
 
-/** The repository `cwd` is in; any failure to ask reads as the reason the option is off (never an error page). */
-
 /** A route's answer to an ask: its result, or its refusal as the API error it maps to. */
 function answerAsk<K extends AskKind>(c: Context, out: AskOutcome<K>) {
   if (!out.ok) {
@@ -30,6 +28,7 @@ function answerAsk<K extends AskKind>(c: Context, out: AskOutcome<K>) {
   return c.json(out.result);
 }
 
+/** The repository `cwd` is in; any failure to ask reads as the reason the option is off (never an error page). */
 worktreeRoutes.get("/machines/:machineId/git", async (c) => {
   const cwd = c.req.query("cwd") ?? "";
   if (!cwd || cwd.length > 4096) return apiError(c, 400, "BAD_REQUEST", "cwd required (at most 4096 characters)");
@@ -89,11 +88,17 @@ async function worktreeOf(c: { env: Env; req: { param(k: "id"): string }; get(k:
   return { ok: true as const, access, wt };
 }
 
+/** The session the caller sees (any role) and where its git answers come from, or why not (404 for a session it cannot see). */
+async function sessionGitTarget(c: { env: Env; req: { param(k: "id"): string }; get(k: "user"): User }) {
+  const access = await sessionAccess(c.env.DB, c.req.param("id"), c.get("user").id);
+  if (!access) return { ok: false as const, status: 404 as const, code: "NOT_FOUND", message: "no such session" };
+  const found = await gitTargetOf(c.env, access.session);
+  return found.ok ? { ...found, machineId: access.session.machineId } : found;
+}
+
 /** Issue 28 #2: the repository the session's changes come from (its worktree, or the checkout its directory is in). */
 worktreeRoutes.get("/sessions/:id/git/repo", async (c) => {
-  const access = await sessionAccess(c.env.DB, c.req.param("id"), c.get("user").id);
-  if (!access) return apiError(c, 404, "NOT_FOUND", "no such session");
-  const found = await gitTargetOf(c.env, access.session);
+  const found = await sessionGitTarget(c);
   if (found.ok) return c.json({ repo: found.repo, reason: null } satisfies SessionRepo);
   if (found.code === "NO_REPO") return c.json({ repo: null, reason: found.message } satisfies SessionRepo);
   return apiError(c, found.status, found.code, found.message);
@@ -101,11 +106,9 @@ worktreeRoutes.get("/sessions/:id/git/repo", async (c) => {
 
 /** Issue 28 #4: ahead / behind the base and the changed files, for everyone who sees the session. */
 worktreeRoutes.get("/sessions/:id/git/status", async (c) => {
-  const access = await sessionAccess(c.env.DB, c.req.param("id"), c.get("user").id);
-  if (!access) return apiError(c, 404, "NOT_FOUND", "no such session");
-  const found = await gitTargetOf(c.env, access.session);
+  const found = await sessionGitTarget(c);
   if (!found.ok) return apiError(c, found.status, found.code, found.message);
-  const out = await ask(c.env, access.session.machineId, { kind: "git.status", path: found.target.path });
+  const out = await ask(c.env, found.machineId, { kind: "git.status", path: found.target.path });
   return answerAsk(c, out);
 });
 
@@ -133,11 +136,9 @@ worktreeRoutes.get("/sessions/:id/git/diff", async (c) => {
   const to = c.req.query("to");
   const trees = from === undefined && to === undefined ? null : TurnTrees.safeParse({ from, to });
   if (trees && !trees.success) return apiError(c, 400, "BAD_REQUEST", "from and to must both be git tree ids");
-  const access = await sessionAccess(c.env.DB, c.req.param("id"), c.get("user").id);
-  if (!access) return apiError(c, 404, "NOT_FOUND", "no such session");
-  const found = await gitTargetOf(c.env, access.session);
+  const found = await sessionGitTarget(c);
   if (!found.ok) return apiError(c, found.status, found.code, found.message);
-  const out = await ask(c.env, access.session.machineId, { kind: "git.diff", path: found.target.path, against: found.target.against, ...(trees?.data ?? {}) });
+  const out = await ask(c.env, found.machineId, { kind: "git.diff", path: found.target.path, against: found.target.against, ...(trees?.data ?? {}) });
   return answerAsk(c, out);
 });
 

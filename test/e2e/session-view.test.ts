@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { DESKTOP, PHONE, shot } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
 import { createSession, NodeViewer, openIdleSession, waitFor } from "./support";
+import { MIN_TOUCH_PX } from "./session-page";
 
 const e2e = useStackAndBrowser({ shared: true });
 
@@ -78,7 +79,7 @@ describe("the ↓ Jump to latest button", () => {
       const overX = j.x < column.x + column.width && j.x + j.width > column.x;
       const overY = j.y < scroll.y + scroll.height && j.y + j.height > scroll.y;
       expect(overX && overY).toBe(false);
-      expect(j.width).toBeGreaterThanOrEqual(44);
+      expect(j.width).toBeGreaterThanOrEqual(MIN_TOUCH_PX);
       await shot(page, `${name}-jump-to-latest`);
       await jump.click();
       await waitFor(async () => !(await jump.isVisible()), "back at the bottom");
