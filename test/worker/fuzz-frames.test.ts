@@ -1,12 +1,24 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TUNNEL_TOKEN_HEADER } from "../../shared/tunnel-protocol";
-import { RATE_BURST, RATE_NOTICE_WINDOW_MS, RATE_PER_SECOND } from "../../shared/limits";
+import { RATE_BURST, RATE_NOTICE_WINDOW_MS, RATE_PER_SECOND, RATE_STRIKES_TO_CLOSE } from "../../shared/limits";
+import { CLOSE_POLICY } from "../../worker/session-room/viewer-sockets";
 import { frameCost } from "../../worker/session-room/rate-limit";
 import { figure } from "../figure";
 import { api, ORIGIN, setupSession, TestViewer, text, waitFor } from "./harness";
 import { exports } from "cloudflare:workers";
 
+/**
+ * A flood's socket either drained, or — when the room took RATE_STRIKES_TO_CLOSE notice windows to read the burst
+ * (a loaded machine reads a 1,000-frame burst slowly, and the gate sees time at read) — was closed 1008 after
+ * exactly one RATE_LIMITED per window before it.
+ */
+function expectFloodOutcome(flooder: TestViewer, outcome: "drained" | "closed", limited: number, seconds: number): void {
+  if (outcome === "drained") return expect(flooder.closed).toBeNull();
+  expect(flooder.closed?.code).toBe(CLOSE_POLICY);
+  expect(limited).toBe(RATE_STRIKES_TO_CLOSE - 1);
+  expect(seconds).toBeGreaterThanOrEqual(((RATE_STRIKES_TO_CLOSE - 1) * RATE_NOTICE_WINDOW_MS) / 1000);
+}
 
 describe("hostile input against the real DOs", () => {
   it("300 random viewer frames: each answered with an error, the socket stays usable, nothing queued", async () => {
@@ -53,12 +65,13 @@ describe("hostile input against the real DOs", () => {
     // Another viewer's op is answered meanwhile.
     expect(await other.op({ op: "message.send", id: "other", blocks: text("unaffected") })).toMatchObject({ type: "ack" });
     // In order on one socket: once a later op is answered, every junk frame before it has been seen.
-    await flooder.drained(RATE_NOTICE_WINDOW_MS);
+    const outcome = await flooder.drained(RATE_NOTICE_WINDOW_MS);
     const errors = flooder.frames.filter((f) => f.type === "error");
     const limited = errors.filter((f) => f.type === "error" && f.code === "RATE_LIMITED");
-    figure("viewer junk flood", "1000 non-JSON frames", `${errors.length - limited.length} parsed, ${limited.length} RATE_LIMITED, rest dropped`, Date.now() - t0);
+    figure("viewer junk flood", "1000 non-JSON frames", `${errors.length - limited.length} parsed, ${limited.length} RATE_LIMITED, rest dropped, socket ${outcome}`, Date.now() - t0);
     // One RATE_LIMITED per window at most (1,000 frames may take the DO more than one window to read).
     const seconds = (Date.now() - t0) / 1000;
+    expectFloodOutcome(flooder, outcome, limited.length, seconds);
     expect(limited.length).toBeGreaterThanOrEqual(1);
     expect(limited.length).toBeLessThanOrEqual(Math.ceil(seconds / (RATE_NOTICE_WINDOW_MS / 1000)) + 1);
     expect(errors.length - limited.length).toBeLessThanOrEqual(RATE_BURST + RATE_PER_SECOND * (seconds + 1));
@@ -72,11 +85,12 @@ describe("hostile input against the real DOs", () => {
     const big = JSON.stringify({ op: "queue.cancel", rid: "big", id: "x".repeat(250 * 1024) });
     const t0 = Date.now();
     for (let i = 0; i < 100; i++) flooder.raw(big);
-    await flooder.drained(RATE_NOTICE_WINDOW_MS);
+    const outcome = await flooder.drained(RATE_NOTICE_WINDOW_MS);
     const errors = flooder.frames.filter((f) => f.type === "error");
     const parsed = errors.filter((f) => f.type === "error" && f.code !== "RATE_LIMITED").length;
     const ms = Date.now() - t0;
-    figure("viewer big-frame flood", "100 frames of 250 KB", `${parsed} parsed, ${errors.length - parsed} RATE_LIMITED`, ms);
+    figure("viewer big-frame flood", "100 frames of 250 KB", `${parsed} parsed, ${errors.length - parsed} RATE_LIMITED, socket ${outcome}`, ms);
+    expectFloodOutcome(flooder, outcome, errors.length - parsed, ms / 1000);
     expect(parsed).toBeLessThanOrEqual(1 + Math.ceil((RATE_PER_SECOND * (ms / 1000 + 1)) / frameCost(big.length)));
     expect(errors.length - parsed).toBeGreaterThanOrEqual(1);
   });

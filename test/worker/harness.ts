@@ -204,6 +204,8 @@ export class TestViewer {
   bytes = 0;
   frames: ServerFrame[] = [];
   seq = 0;
+  /** How the server closed the current socket, once it has. */
+  closed: { code: number; reason: string } | null = null;
   private rid = 0;
 
   static async open(sessionId: string, after = 0, origin = ORIGIN): Promise<TestViewer> {
@@ -219,6 +221,11 @@ export class TestViewer {
     expect(res.status).toBe(101);
     this.ws = res.webSocket!;
     this.ws.accept();
+    this.closed = null;
+    const ws = this.ws;
+    ws.addEventListener("close", (e) => {
+      if (ws === this.ws) this.closed = { code: e.code, reason: e.reason };
+    });
     const from = this.frames.length;
     this.ws.addEventListener("message", (e) => {
       // A `batch` is recorded as the frames it carries, so tests read one frame per event.
@@ -248,17 +255,19 @@ export class TestViewer {
   /**
    * Waits until the room has handled everything sent on this socket so far: frames on one socket are handled
    * in order, so once a later op is answered all before it were seen. Over the rate limit an op may be
-   * dropped unanswered, so it is retried after each notice window.
+   * dropped unanswered, so it is retried after each notice window. "closed": the room closed the socket first
+   * (a flood refused for RATE_STRIKES_TO_CLOSE windows in a row — a slow read of a burst counts as sustained).
    */
-  async drained(windowMs: number, ms = 60_000): Promise<void> {
+  async drained(windowMs: number, ms = 60_000): Promise<"drained" | "closed"> {
     const until = Date.now() + ms;
     while (Date.now() < until) {
       await new Promise((r) => setTimeout(r, windowMs + 100));
+      if (this.closed) return "closed";
       const rid = `drained-${crypto.randomUUID()}`;
       this.ws.send(JSON.stringify({ op: "queue.cancel", rid, id: "drained" }));
       try {
-        await waitFor(() => this.frames.some((f) => f.type === "ack" && f.rid === rid), "drained", 2 * windowMs);
-        return;
+        await waitFor(() => this.closed !== null || this.frames.some((f) => f.type === "ack" && f.rid === rid), "drained", 2 * windowMs);
+        return this.closed ? "closed" : "drained";
       } catch {
         /* dropped over the limit: try again after the window */
       }
