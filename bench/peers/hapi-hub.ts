@@ -34,6 +34,13 @@ type Io = (url: string, opts: Record<string, unknown>) => CliSocket;
 const IoModule = z.custom<{ io: Io }>((v) => (typeof v === "function" || typeof v === "object") && v !== null && "io" in v && typeof v.io === "function");
 
 const AuthResponse = z.object({ token: z.string() });
+/** A user's message as the hub hands it to the CLI (Socket.IO `update`). */
+const UserMessageUpdate = z.object({
+  body: z.object({
+    t: z.literal("new-message"),
+    message: z.object({ localId: z.string(), content: z.object({ role: z.literal("user"), content: z.object({ type: z.literal("text"), text: z.string() }) }) }),
+  }),
+});
 const SessionResponse = z.object({ session: z.object({ id: z.string() }) });
 export const Page = z.object({
   messages: z.array(z.object({ id: z.string(), seq: z.number(), createdAt: z.number() })),
@@ -220,6 +227,35 @@ export class HapiSession {
   /** One agent message, as HAPI's CLI sends an ACP agent's answer segment. */
   sendAnswer(text: string): void {
     this.socket.emit("message", { sid: this.id, message: { role: "agent", content: { type: "codex", data: { type: "message", message: text, id: randomUUID() } }, meta: { sentFrom: "cli" } } });
+  }
+
+  /**
+   * Tells the hub this session's CLI is up (its web app shows a session without it as inactive, with no
+   * composer that sends), as its CLI does every few seconds; `thinking` is its "agent at work" flag.
+   */
+  alive(thinking = false): void {
+    this.socket.emit("session-alive", { sid: this.id, time: Date.now(), thinking, mode: "remote" });
+  }
+
+  /**
+   * Plays the CLI side of a turn: each user message the hub hands over (`update` → `new-message`, re-sent on
+   * every keep-alive until consumed, so deduped by `localId`) is marked consumed (`messages-consumed`, which
+   * moves it from the web app's queue into its thread) and answered at once with one agent message, as its
+   * CLI sends an ACP agent's buffered segment. Returns a stop function.
+   */
+  answerUserMessages(reply: (text: string) => string): () => void {
+    const seen = new Set<string>();
+    let on = true;
+    this.socket.on("update", (raw) => {
+      const u = UserMessageUpdate.safeParse(raw);
+      if (!on || !u.success) return;
+      const { localId, content } = u.data.body.message;
+      if (seen.has(localId)) return;
+      seen.add(localId);
+      this.socket.emit("messages-consumed", { sid: this.id, localIds: [localId] });
+      this.sendAnswer(reply(content.content.text));
+    });
+    return () => void (on = false);
   }
 
   /** The newest message seq the hub has stored. */
