@@ -97,11 +97,19 @@ const t0 = Date.now();
 const rows = [];
 /**
  * `BENCH_ONLY=<test name filter>` (e.g. `fan-out`): only bench/room.bench-run.ts's tests matching it, with the DOs'
- * storage where the temp dir is (no tmpfs pass, no peers, no client) — a quick side-by-side of a few rows.
+ * storage where the temp dir is (no tmpfs pass, no peers, no client) — a quick side-by-side of a few rows;
+ * `BENCH_ONLY="browser to browser"`: only the browser-to-browser file against HAPI (ONLY_ELSEWHERE).
  */
 const only = process.env.BENCH_ONLY;
+/** BENCH_ONLY filters that name a file of another project: that file's matching tests instead of room.bench-run.ts's. */
+const ONLY_ELSEWHERE = [{ match: /browser to browser/i, project: "bench-peers", file: "bench/peers/browser-to-browser.bench-run.ts", peer: "hapi" }];
 try {
-  if (only) {
+  const elsewhere = only && ONLY_ELSEWHERE.find((o) => o.match.test(only));
+  if (elsewhere) {
+    await installPeer(elsewhere.peer);
+    process.stderr.write(`bench: only ${elsewhere.file} -t "${only}"…\n`);
+    rows.push(...rowsOf(await vitest(["run", "--project", elsewhere.project, elsewhere.file, "-t", only])));
+  } else if (only) {
     const storage = fsKind(os.tmpdir()) ?? "disk";
     process.stderr.write(`bench: only room.bench-run.ts -t "${only}", DO storage on ${storage}…\n`);
     rows.push(...rowsOf(await vitest(["run", "--project", "bench", "bench/room.bench-run.ts", "-t", only], { BENCH_STORAGE: storage })));
@@ -131,7 +139,7 @@ try {
     rows.push(...rowsOf(await vitest(["run", "--project", "bench", "bench/join.bench-run.ts"])));
     process.stderr.write("bench: the session list's join and feed, one user and a team of 1,000 (workerd)…\n");
     rows.push(...rowsOf(await vitest(["run", "--project", "bench", "bench/session-list.bench-run.ts"])));
-    process.stderr.write("bench: HAPI 0.30.7 on the same session content (Node)…\n");
+    process.stderr.write("bench: HAPI 0.30.7 on the same session content (Node), then browser to browser (Chromium)…\n");
     rows.push(...rowsOf(await vitest(["run", "--project", "bench-peers"])));
     process.stderr.write("bench: Cloudflare AIChatAgent in the same workerd…\n");
     rows.push(...rowsOf(await vitest(["run", "--project", "bench-ai-chat"])));

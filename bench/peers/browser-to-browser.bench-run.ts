@@ -49,13 +49,17 @@ const SHOT_AT = Math.min(10, MESSAGES);
 const HAPI_REPLY = "Answer to ";
 
 /** How the phone page tells the agent's first token of message `marker` (runs in the page). */
-type AgentRule =
+type AgentRule = (
   /** The first agent row after the message's user row with text in it (Baton: the agent's first chunk). */
   | { kind: "after-user"; userRow: string; agentRow: string }
   /** A text naming the marker (HAPI: its CLI's one answer message). */
-  | { kind: "reply-text"; prefix: string };
+  | { kind: "reply-text"; prefix: string }
+) & {
+  /** What the first frame / SSE event of the answer carries after the message arrived (for the hops; a marker's text is appended for reply-text). */
+  agentOnWire: string;
+};
 
-type Arrival = { user: number; userFrame: number; agent: number; agentFrame: number; userWire?: number };
+type Arrival = { user: number; userFrame: number; agent: number; agentFrame: number; userWire?: number; agentWire?: number };
 type ProbeWindow = { __b2b: { arm(marker: string): void; results: Record<string, Partial<Arrival>> }; __b2bClicks: number[]; __b2bSent: number[] };
 /** What every message starts with (then the product, its number and a random tail). */
 const MARKER = "b2b-";
@@ -108,7 +112,11 @@ function installProbe(rule: AgentRule): void {
   // Where the time goes: when the message first reaches the page on the wire (a WebSocket frame or an SSE event carrying its text).
   const stampWire = (data: unknown) => {
     const p = pending;
-    if (p && p.at.userWire === undefined && typeof data === "string" && data.includes(p.marker)) p.at.userWire = now();
+    if (!p || typeof data !== "string") return;
+    if (p.at.userWire === undefined) {
+      if (data.includes(p.marker)) p.at.userWire = now();
+    }
+    if (p.at.userWire !== undefined && p.at.agentWire === undefined && data.includes(rule.kind === "reply-text" ? rule.agentOnWire + p.marker : rule.agentOnWire)) p.at.agentWire = now();
   };
   for (const name of ["WebSocket", "EventSource"] as const) {
     const Native = window[name] as unknown as new (...args: unknown[]) => EventTarget;
@@ -268,7 +276,7 @@ async function screens(rule: AgentRule): Promise<{ desktop: Page; phone: Page }>
 async function baton(): Promise<Product> {
   const url = stack!.url;
   const sessionId = await createSession(url);
-  const { desktop, phone } = await screens({ kind: "after-user", userRow: "[data-testid=row-user]", agentRow: "[data-testid=row-agent]" });
+  const { desktop, phone } = await screens({ kind: "after-user", userRow: "[data-testid=row-user]", agentRow: "[data-testid=row-agent]", agentOnWire: "agent_message_chunk" });
   const idle = (page: Page) => page.getByTestId("session-status").filter({ hasText: /idle/i }).waitFor({ timeout: 60_000 });
   for (const page of [desktop, phone]) {
     await page.goto(`${url}/s/${sessionId}`);
@@ -287,7 +295,7 @@ async function baton(): Promise<Product> {
 }
 
 async function hapiProduct(): Promise<Product> {
-  const { desktop, phone } = await screens({ kind: "reply-text", prefix: HAPI_REPLY });
+  const { desktop, phone } = await screens({ kind: "reply-text", prefix: HAPI_REPLY, agentOnWire: HAPI_REPLY });
   const composer = "Type what you want the agent to do, or @mention another session for context or handoff";
   for (const page of [desktop, phone]) {
     // Its web app signs in with the CLI token in the address, then keeps the session it gets.
@@ -326,6 +334,8 @@ it("browser to browser: a message typed on a desktop → a watching phone (4× C
         dom: pct(s.map((x) => x.user - (x.userWire ?? NaN)).filter(Number.isFinite), 50),
         frame: pct(s.map((x) => x.userFrame - x.user), 50),
         agentSide: pct(s.map((x) => (x.agentSide ?? NaN) - x.click).filter(Number.isFinite), 50),
+        agentWire: pct(s.map((x) => (x.agentWire ?? NaN) - x.click).filter(Number.isFinite), 50),
+        agentDom: pct(s.map((x) => x.agent - (x.agentWire ?? NaN)).filter(Number.isFinite), 50),
       },
     };
   };
@@ -352,7 +362,8 @@ it("browser to browser: a message typed on a desktop → a watching phone (4× C
     measured:
       `Baton p50 ${ms(b.agentShown.p50)} / p90 ${ms(b.agentShown.p90)} ms vs HAPI p50 ${ms(h.agentShown.p50)} / p90 ${ms(h.agentShown.p90)} ms ` +
       `(in the phone's DOM: Baton ${ms(b.agentDom.p50)} / ${ms(b.agentDom.p90)}, HAPI ${ms(h.agentDom.p50)} / ${ms(h.agentDom.p90)} ms); ` +
-      `Baton: the demo agent's first chunk over ACP; HAPI: its CLI's one answer message, sent as soon as the hub hands over the message`,
+      `Baton: the demo agent's first chunk over ACP; HAPI: its CLI's one answer message, sent as soon as the hub hands over the message; ` +
+      `hops, p50 each: click → the answer on the phone's socket / SSE Baton ${ms(b.hops.agentWire)}, HAPI ${ms(h.hops.agentWire)} ms, → DOM Baton ${ms(b.hops.agentDom)}, HAPI ${ms(h.hops.agentDom)} ms`,
     ratio: ratio(b.agentShown.p50, h.agentShown.p50),
     target: "≤ 1/5 of HAPI",
     ok: b.agentShown.p50 <= TARGET_RATIO * h.agentShown.p50,
