@@ -303,6 +303,11 @@ async function hapiProduct(): Promise<Product> {
     await page.getByRole("textbox", { name: composer }).or(page.getByText("work", { exact: true }).first()).first().waitFor({ timeout: 60_000 });
     await page.goto(`${hub.base}/sessions/${hapi!.id}`);
     await page.getByRole("textbox", { name: composer }).waitFor({ timeout: 60_000 });
+    // Its first-run explainer and install banner cover the newest rows: a person dismisses them once.
+    for (const name of ["Got it", "Dismiss"]) {
+      const button = page.getByRole("button", { name, exact: true });
+      await button.waitFor({ timeout: 5_000 }).then(() => button.click(), () => {});
+    }
   }
   return { name: "HAPI", desktop, phone, composer, settle: async () => {}, agentSideAt: (m) => hapiCliAt.get(m) };
 }
