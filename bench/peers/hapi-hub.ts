@@ -241,7 +241,8 @@ export class HapiSession {
    * Plays the CLI side of a turn: each user message the hub hands over (`update` → `new-message`, re-sent on
    * every keep-alive until consumed, so deduped by `localId`) is marked consumed (`messages-consumed`, which
    * moves it from the web app's queue into its thread) and answered at once with one agent message, as its
-   * CLI sends an ACP agent's buffered segment. Returns a stop function.
+   * CLI sends an ACP agent's buffered segment, inside a turn as its CLI reports one (`session-alive` thinking
+   * on, then off when the answer is sent). Returns a stop function.
    */
   answerUserMessages(reply: (text: string) => string): () => void {
     const seen = new Set<string>();
@@ -253,7 +254,9 @@ export class HapiSession {
       if (seen.has(localId)) return;
       seen.add(localId);
       this.socket.emit("messages-consumed", { sid: this.id, localIds: [localId] });
+      this.alive(true);
       this.sendAnswer(reply(content.content.text));
+      this.alive(false);
     });
     return () => void (on = false);
   }
