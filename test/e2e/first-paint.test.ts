@@ -101,6 +101,33 @@ describe("first paint without the markdown renderer", () => {
     await ctx.close();
   });
 
+  it("a session page dials its socket while its chunk still loads, and the page uses that socket (issue 31 #1)", async () => {
+    const ctx = await e2e.browser.newContext(PHONE);
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    const sockets: string[] = [];
+    page.on("websocket", (ws) => {
+      if (ws.url().includes(`/api/sessions/${sessionId}/ws`)) sockets.push(ws.url());
+    });
+    // Hold the session page's chunk: the join can only be under way if the entry dialled it.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let chunkAsked = false;
+    await page.route(/\/assets\/SessionView-[^/]*\.js$/, async (route: Route) => {
+      chunkAsked = true;
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${e2e.stack.url}/s/${sessionId}`);
+    await waitFor(() => chunkAsked && sockets.length > 0, "the socket, dialled while the session chunk is held", 15_000);
+    release();
+    await page.getByTestId("row-agent").last().filter({ hasText: "Demo reply" }).waitFor();
+    await page.getByTestId("composer-input").waitFor();
+    expect(sockets, "one socket: the dialled one was adopted").toHaveLength(1);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
   it("the home page paints while the markdown renderer, the schemas and the ack check are held back (idle work may ask for them)", async () => {
     const ctx = await e2e.browser.newContext(PHONE);
     const page = await ctx.newPage();
