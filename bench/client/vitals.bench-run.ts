@@ -219,7 +219,7 @@ afterAll(async () => {
 });
 
 /** The session list has painted its sessions. */
-const homeShown = (page: Page) => page.getByTestId("session-title").first().waitFor({ timeout: 60_000 });
+const homeShown = (page: Page) => page.getByTestId("session-title").first().waitFor({ timeout: 180_000 });
 
 /** The session page shows its newest row (as the first desktop load found it). */
 const sessionShown = (page: Page) =>
@@ -230,7 +230,7 @@ const sessionShown = (page: Page) =>
         return all.length >= n.rows && (all[all.length - 1]?.textContent ?? "").includes(n.text) && !document.querySelector('.transcript[aria-busy="true"]');
       },
       newest,
-      { timeout: 60_000, polling: "raf" },
+      { timeout: 180_000, polling: "raf" },
     )
     .then(() => {});
 
@@ -238,5 +238,5 @@ for (const profile of ["phone", "desktop"] as const) {
   it(`vitals: home page and a session page, ${profile}`, async () => {
     rows("home page", profile, await measure(profile, `${stack.url}/`, homeShown), "the session list");
     rows(`session page (${PROMPTS.length} turns: markdown, a tool call, a fence, a thought, a plan)`, profile, await measure(profile, `${stack.url}/s/${sessionId}`, sessionShown), "the newest row");
-  }, 600_000);
+  }, 900_000);
 }
