@@ -73,13 +73,15 @@ describe("first paint without the markdown renderer", () => {
     });
   }
 
-  it("the session page asks for the ack check (zod's schemas) only once its join has landed, not while the join's frames arrive", async () => {
+  it("the session page asks for the ack check and the push prompt (zod's schemas) only once its join has landed, not while the join's frames arrive", async () => {
     const ctx = await e2e.browser.newContext(DESKTOP);
     const page = await ctx.newPage();
     const errors = watchErrors(page);
     const ackCheck: string[] = [];
+    const schemas: string[] = [];
     page.on("request", (r) => {
       if (/\/assets\/ack-check-[^/]*\.js$/.test(new URL(r.url()).pathname)) ackCheck.push(r.url());
+      if (/\/assets\/schemas-[^/]*\.js$/.test(new URL(r.url()).pathname)) schemas.push(r.url());
     });
     // Hold the session's socket at the server's door: the page boots and goes idle with no join yet.
     let letIn!: () => void;
@@ -94,9 +96,11 @@ describe("first paint without the markdown renderer", () => {
     for (let i = 0; i < 2; i++) await page.evaluate(() => new Promise<void>((r) => requestIdleCallback(() => r())));
     await page.waitForLoadState("networkidle");
     expect(ackCheck, "the ack check was fetched before the join").toEqual([]);
+    expect(schemas, "zod's schemas (the push prompt's) were fetched before the join").toEqual([]);
     letIn();
     await page.getByTestId("row-agent").last().filter({ hasText: "Demo reply" }).waitFor();
     await waitFor(() => ackCheck.length > 0, "the ack check, fetched once the join has landed", 15_000);
+    await waitFor(() => schemas.length > 0, "the push prompt's schemas, fetched once the join has landed", 15_000);
     expect(errors).toEqual([]);
     await ctx.close();
   });
