@@ -15,6 +15,8 @@ export default defineConfig({
           name: "unit",
           environment: "node",
           include: ["shared/**/*.test.ts", "worker/**/*.test.ts", "daemon/**/*.test.ts", "test/fake-model/**/*.test.ts", "test/build/**/*.test.ts", "test/scripts/**/*.test.ts", "test/*.test.ts"],
+          // Pure modules: one module graph per worker instead of one per file (85 files: 77 → 20 s of CPU).
+          isolate: false,
           testTimeout: 30_000,
         },
       },
