@@ -49,9 +49,9 @@ type ProfileName = keyof typeof PROFILES;
 
 /** Recorders of the page's timeline (runs in the page before its scripts). */
 function installVitals(): void {
-  type Shift = { at: number; value: number };
-  const w = window as unknown as { __vitals: { lcp: number; lcpTag: string; fcp: number; shifts: Shift[]; long: { at: number; ms: number }[] } };
-  const v = (w.__vitals = { lcp: 0, lcpTag: "", fcp: 0, shifts: [], long: [] });
+  type Recorded = { lcp: number; lcpTag: string; fcp: number; shifts: { at: number; value: number }[]; long: { at: number; ms: number }[] };
+  const v: Recorded = { lcp: 0, lcpTag: "", fcp: 0, shifts: [], long: [] };
+  (window as unknown as { __vitals: Recorded }).__vitals = v;
   const observe = (type: string, take: (e: PerformanceEntry) => void) => {
     try {
       new PerformanceObserver((list) => list.getEntries().forEach(take)).observe({ type, buffered: true });
