@@ -68,6 +68,7 @@ async function roomJoin(rows: number): Promise<{ frames: string[]; headSeq: numb
     directoryStatus: () => {},
     directoryActivity: () => {},
     directoryTitle: () => {},
+    checkMachinePresence: async () => {},
     directoryNeedsYou: () => {},
     notify: () => {},
     now: () => 1_700_000_000_000 + ids * 60_000,

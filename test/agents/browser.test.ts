@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest"
 import { DESKTOP, launch, shot } from "../e2e/browser";
 import { FAST_DEMO, NodeViewer, type Stack, startTestStack, waitFor } from "../e2e/support";
 import { startFakeModel, type FakeModel } from "../fake-model/server";
-import { ECHO_COMMAND, TOUCH_FILE, TRIGGERS, findShellTool } from "../fake-model/script";
+import { ECHO_COMMAND, TOUCH_FILE, TRIGGERS, findShellTool, promptCall } from "../fake-model/script";
 import { readWire, START_MS, STDIO_RECORDER, TURN_MS, tmpDir, type WireLine } from "./harness";
 import { agentRun, ensureInstalled, selectedAgents, type AgentId, type AgentRun } from "./launch";
 import { AGENT_PROFILES, pickConfigWrite } from "./profiles";
@@ -300,12 +300,17 @@ describe.each(AGENTS)("%s end to end: what issue 16 fixed", (id: AgentId) => {
     const write = pickConfigWrite(id, v.ofKind("config_state").at(-1)!.config);
     expect(write, "a config option to change").toBeTruthy();
     if (write!.command.t !== "config.set") throw new Error(`${id}: expected a config option write, got ${write!.command.t}`);
+    // The turn's own model call, found by its prompt: claude's suggestion request for the turn before (the same
+    // tools, the old effort) may reach the model after this prompt went out.
     const settingsTurn = async (what: string) => {
       const n = stops(v).length;
       const mark = c.model.requests.length;
-      await send(page, `${TRIGGERS.settings} ${what}`);
+      const text = `${TRIGGERS.settings} ${what}`;
+      await send(page, text);
       await turnEnded(v, n + 1, what);
-      return c.model.requests.slice(mark).find((r) => r.view && findShellTool(r.view.tools))!;
+      const call = promptCall(c.model.requests, text, mark);
+      expect(call, `the model call for "${text}"`).toBeTruthy();
+      return call!;
     };
     const before = await settingsTurn("before the change");
     await v.op({ op: "config.set", configId: write!.command.configId, value: write!.command.value });

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DaemonEvent, MachineCommand } from "../../shared/tunnel-protocol";
 import { startFakeModel, type FakeModel, type RecordedRequest } from "../fake-model/server";
-import { ECHO_COMMAND, TOUCH_FILE, TRIGGERS, findShellTool } from "../fake-model/script";
+import { ECHO_COMMAND, TOUCH_FILE, TRIGGERS, findShellTool, promptCall } from "../fake-model/script";
 import { writeCapture } from "./capture";
 import { agentHost, START_MS, TURN_MS, tmpDir, updates, type AgentHost, type Ready, type WireLine } from "./harness";
 import { ensureInstalled, selectedAgents, type AgentId } from "./launch";
@@ -25,7 +25,7 @@ afterAll(() => {
 
 type Ev<K extends DaemonEvent["t"]> = Extract<DaemonEvent, { t: K }>;
 
-/** Model calls of the agent's main loop (they offer a shell tool; title / suggestion side requests do not). */
+/** Model calls that offer a shell tool: the main loop's, and claude's prompt suggestions (which carry the turn before's settings: to find a prompt's own call, use promptCall). */
 const mainCalls = (m: FakeModel, from = 0): RecordedRequest[] => m.requests.slice(from).filter((r) => r.view !== null && findShellTool(r.view.tools) !== null);
 
 /** Sends a setting write and gives the agent `settleMs` to refuse it: accepted = no command.failed since. */
@@ -145,7 +145,7 @@ describe.each(AGENTS)("%s: real agent through the SessionHost", (id: AgentId) =>
     const mark = a.prompt("s1", "t-slow", `${TRIGGERS.slow} please`);
     const reqMark = model.requests.length;
     await a.rec.waitFor((e) => e.t === "session.update" && e.sessionId === "s1" && e.update.sessionUpdate === "agent_message_chunk" && JSON.stringify(e.update).includes("slow-"), TURN_MS, mark);
-    const before = mainCalls(model, reqMark).at(-1)!;
+    const before = promptCall(model.requests, `${TRIGGERS.slow} please`, reqMark)!;
     a.send(write!.command);
     // Accepted: no command.failed for it (a config.state with the new value follows for most agents).
     await new Promise((r) => setTimeout(r, 1500));
@@ -155,7 +155,7 @@ describe.each(AGENTS)("%s: real agent through the SessionHost", (id: AgentId) =>
     const mark2 = a.prompt("s1", "t-settings", `${TRIGGERS.settings} please`);
     const reqMark2 = model.requests.length;
     expect(await a.ended("t-settings", TURN_MS, mark2)).toMatchObject({ stopReason: "end_turn" });
-    const after = mainCalls(model, reqMark2)[0];
+    const after = promptCall(model.requests, `${TRIGGERS.settings} please`, reqMark2);
     expect(after, "a main-loop model request for the next turn").toBeTruthy();
     write!.check(before, after!);
     // Back to what it was, so the next checks run in the agent's usual setting.
@@ -194,7 +194,9 @@ describe.each(AGENTS)("%s: real agent through the SessionHost", (id: AgentId) =>
       const reqMark = model.requests.length;
       const { ended } = await host.endedApproving(turnId, host.prompt("s1", turnId, `${TRIGGERS.settings} ${turnId}`));
       expect(ended).toMatchObject({ stopReason: "end_turn" });
-      return mainCalls(model, reqMark)[0]!;
+      const call = promptCall(model.requests, `${TRIGGERS.settings} ${turnId}`, reqMark);
+      expect(call, `the model call for ${turnId}`).toBeTruthy();
+      return call!;
     };
     const before = await settingsTurn(a, "t-set-before");
     await sendAccepted(a, write!.command, 1500);

@@ -144,9 +144,11 @@ describe("a worktree per session", () => {
       expect(stored.comments).toHaveLength(2);
       await save(a, `${name}-review`);
       await panel.getByRole("button", { name: "Close changes" }).click();
-      await a.getByTestId("composer-input").fill("sleep 80"); // 20 s at the test's pace: still running when the review is sent on a loaded machine (10 s was not)
+      // A turn held on a permission card: running, whatever the machine's load, until the card is answered.
+      await a.getByTestId("composer-input").fill("permission");
       await a.getByTestId("send-button").click();
-      await a.locator('[data-testid="session-status"][data-state="active"]').waitFor({ timeout: 20_000 });
+      const card = a.getByTestId("permission-card");
+      await card.waitFor({ timeout: 20_000 });
       await a.getByRole("button", { name: "Changes" }).click();
       await panel.getByRole("button", { name: "Send review (2)" }).click();
       await panel.getByRole("region", { name: "Review" }).waitFor({ state: "detached", timeout: 20_000 });
@@ -154,8 +156,9 @@ describe("a worktree per session", () => {
       await otherPanel.getByRole("region", { name: "Review" }).waitFor({ state: "detached", timeout: 10_000 });
       await ctx2.close();
       await panel.getByRole("button", { name: "Close changes" }).click();
-      // Sent while the sleep runs: queued behind it (a chip), then run after it.
+      // Sent while the turn runs: queued behind it (a chip), then run after it.
       await a.getByTestId("queue-chip").filter({ hasText: "Review of your changes" }).waitFor({ timeout: 10_000 });
+      await card.getByRole("button", { name: "Allow once" }).click();
       const answered = a.getByTestId("row-agent").filter({ hasText: "Review of your changes (2 comments)" });
       await answered.first().waitFor({ timeout: 60_000 });
       const said = (await answered.first().textContent()) ?? "";

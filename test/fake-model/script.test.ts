@@ -1,7 +1,7 @@
 // The fake model's script and encoders, on requests shaped like the real agents' (seen in their traffic).
 import { describe, expect, it } from "vitest";
 import { anthropicStream, chatStream, responsesStream, type Step } from "./encoders";
-import { decide, shellArguments, viewRequest, ECHO_COMMAND, EDIT_TEXT, TOUCH_COMMAND } from "./script";
+import { decide, promptCall, shellArguments, viewRequest, ECHO_COMMAND, EDIT_TEXT, TOUCH_COMMAND } from "./script";
 
 const events = (steps: Step[]) =>
   steps.flatMap((s) => ("sse" in s ? [s.sse] : [])).map((sse) => {
@@ -74,6 +74,37 @@ describe("viewRequest", () => {
   it("side requests without a shell tool get text; baton-settings names the model and effort", () => {
     expect(decide(viewRequest("anthropic", { messages: [{ role: "user", content: "please baton-tool" }] }))).toMatchObject({ kind: "text" });
     expect(decide(viewRequest("responses", { model: "gpt-5.5", reasoning: { effort: "high" }, input: "baton-settings" }))).toMatchObject({ text: "Settings seen: model=gpt-5.5 effort=high" });
+  });
+});
+
+describe("promptCall", () => {
+  // The order the fake server saw in a claude run (trimmed bodies, same shapes): the turn before, its title, its
+  // prompt suggestion (the main loop's tools, that turn's effort) arriving after the next prompt was sent, then
+  // the next prompt's title and its own call with the new effort.
+  const user = (text: string) => ({ role: "user", content: [{ type: "text", text }] });
+  const said = (text: string) => ({ role: "assistant", content: [{ type: "text", text }] });
+  const call = (effort: string, tools: unknown[], messages: unknown[]) => ({ view: viewRequest("anthropic", { model: "claude-x", output_config: { effort }, tools, messages }) });
+  const before = [user("baton-settings before the change")];
+  const recorded = [
+    call("medium", [bash], before),
+    call("medium", [], [user("<session>\nbaton-settings before the change\n</session>\n\nWrite the title in the predominant language of the session.")]),
+    { view: null }, // count_tokens
+    call("medium", [bash], [...before, said("Settings seen"), user("[SUGGESTION MODE: Suggest what the user might naturally type next into Claude Code.]")]),
+    call("medium", [], [user("<session>\nbaton-settings after the change\n</session>\n\nWrite the title in the predominant language of the session.")]),
+    call("low", [bash], [...before, said("Settings seen"), user("baton-settings after the change")]),
+    call("low", [bash], [...before, said("Settings seen"), user("baton-settings after the change"), { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Bash", input: {} }] }, { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "ok" }] }]),
+  ];
+
+  it("the prompt's own main-loop call, not the turn before's suggestion (same tools, old effort) nor a title request", () => {
+    expect(recorded.slice(1).find((r) => r.view && r.view.tools.length > 0)?.view?.effort).toBe("medium"); // the first call offering tools is the suggestion
+    expect(promptCall(recorded, "baton-settings after the change", 1)).toBe(recorded[5]);
+    expect(promptCall(recorded, "baton-settings after the change", 1)?.view?.effort).toBe("low");
+  });
+
+  it("from bounds the search; none for a prompt the agent has not asked about yet", () => {
+    expect(promptCall(recorded, "baton-settings before the change")).toBe(recorded[0]);
+    expect(promptCall(recorded, "baton-settings before the change", 1)).toBeUndefined();
+    expect(promptCall(recorded, "baton-settings after the restart")).toBeUndefined();
   });
 });
 

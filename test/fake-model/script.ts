@@ -145,6 +145,17 @@ export function findShellTool(tools: readonly ToolSpec[]): ToolSpec | null {
   return tools.find((t) => /bash|shell/i.test(t.name)) ?? null;
 }
 
+/**
+ * The agent's first model call for the user prompt `text` (at index ≥ `from`): a main-loop call (it offers the shell
+ * tool) whose last user message is that prompt, not a tool result's follow-up. "The first call offering the shell
+ * tool" is not it: claude's prompt-suggestion side request after a turn offers the main loop's tools and carries
+ * that turn's settings, and it can reach the server after the next prompt was sent (the turn ends at the agent's
+ * result; the suggestion is asked for after it).
+ */
+export function promptCall<R extends { view: RequestView | null }>(requests: readonly R[], text: string, from = 0): R | undefined {
+  return requests.slice(from).find((r) => r.view !== null && findShellTool(r.view.tools) !== null && r.view.toolResult === null && r.view.lastUserText.includes(text));
+}
+
 /** Arguments for a shell tool from its JSON schema: the command where it goes, the other required fields filled sensibly. */
 export function shellArguments(tool: ToolSpec, command: string, description: string, escalate: boolean): Record<string, unknown> {
   const props = tool.schema?.properties ?? {};
@@ -175,7 +186,7 @@ export function shellArguments(tool: ToolSpec, command: string, description: str
   return out;
 }
 
-/** Side requests (titles, suggestions) and the main loop alike get an answer; only the main loop offers a shell tool. */
+/** Side requests (titles, suggestions) and the main loop alike get an answer; a title request offers no tools (claude's prompt suggestion offers the main loop's, so it is told apart by its last user message). */
 export function decide(v: RequestView): Reply {
   if (v.toolResult !== null) return { kind: "text", text: `Tool said: ${v.toolResult.trim().slice(0, 400)}`, chunkMs: 5 };
   const text = v.lastUserText;

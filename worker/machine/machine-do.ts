@@ -33,7 +33,7 @@ import type { Env } from "../env";
 import { MACHINE_ID_HEADER } from "../headers";
 import type { DispatchOptions, DispatchResult, MachineStatus } from "./dispatch-result";
 import type { AskWireOutcome, MachineRpc } from "./machine-rpc";
-import { budgetRefusal, makeTunnelGate, replacedReason, type TunnelGate } from "./machine-rules";
+import { budgetRefusal, makeTunnelGate, presenceIsStale, replacedReason, type TunnelGate } from "./machine-rules";
 import { parseDaemonFrame } from "./parse-daemon-frame";
 import { abandon, drainEnded, type IntakeState, intakeFrom, newEpoch, take } from "./tunnel-intake";
 import { closeAll, notifyRooms, publishList, sendBackLater, sendFrame, updateDirectory } from "./machine-outside";
@@ -247,6 +247,13 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
       pendingDown: this.store.pendingDown().length,
       lastSeenUp: this.intake.lastDone,
     };
+  }
+
+  /** Whether the daemon's tunnel is here; a stale "online" (presenceIsStale) becomes offline for rooms, directory and lists. */
+  async presence(): Promise<{ online: boolean }> {
+    const online = this.tunnel() !== null;
+    if (presenceIsStale(this.store.get("online"), online)) await this.setOffline();
+    return { online };
   }
 
   async setBudget(budget: number): Promise<void> {

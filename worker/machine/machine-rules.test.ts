@@ -1,12 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { MAX_BATCH_EVENTS, MAX_TUNNEL_BACKLOG_BYTES, MAX_TUNNEL_FRAME_BYTES } from "../../shared/limits";
 import type { DaemonEvent } from "../../shared/tunnel-protocol";
-import { afterRoomError, budgetRefusal, intake, makeTunnelGate, ROOM_CALL_ATTEMPTS, splitBySession, TUNNEL_GATE, TunnelIntake } from "./machine-rules";
+import { afterRoomError, budgetRefusal, intake, makeTunnelGate, presenceIsStale, ROOM_CALL_ATTEMPTS, splitBySession, TUNNEL_GATE, TunnelIntake } from "./machine-rules";
 
 const update = (sessionId: string): DaemonEvent => ({ t: "session.update", sessionId, update: { sessionUpdate: "plan", entries: [] } });
 const ended = (sessionId: string): DaemonEvent => ({ t: "turn.ended", sessionId, turnId: "t", stopReason: "end_turn" });
 
 describe("machine rules", () => {
+  it("presence: stale only when it believes the daemon online and holds no greeted tunnel", () => {
+    expect(presenceIsStale(true, false)).toBe(true);
+    expect(presenceIsStale(true, true)).toBe(false);
+    expect(presenceIsStale(false, false)).toBe(false);
+    expect(presenceIsStale(null, false)).toBe(false); // never connected: nothing to correct
+  });
+
   it("intake drops resends and takes new frames in order", () => {
     const r = intake([{ n: 3, event: update("a") }, { n: 4, event: update("a") }, { n: 5, event: update("b") }], 3, 0, 100);
     expect(r).toEqual({ overloaded: false, fresh: [{ n: 4, event: update("a") }, { n: 5, event: update("b") }], highestTaken: 5 });

@@ -138,3 +138,11 @@ export function replacedReason(hello: { hostname: string; pid?: number }): strin
   const host = hello.hostname.slice(0, CLOSE_REASON_HOST_CHARS) || "an unknown host";
   return `replaced by the daemon on ${host}${hello.pid !== undefined ? ` (pid ${hello.pid})` : ""}`;
 }
+
+/**
+ * Whether a Machine that believes its daemon online is wrong: it holds no greeted tunnel, so this object was
+ * reset (a deploy, a crash) while the daemon stayed away, and no close event will ever say so.
+ */
+export function presenceIsStale(storedOnline: boolean | null, hasTunnel: boolean): boolean {
+  return storedOnline === true && !hasTunnel;
+}

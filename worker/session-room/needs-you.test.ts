@@ -10,6 +10,7 @@ async function makeRoom() {
   const port: RoomPort = {
     broadcast: () => {},
     dispatch: async () => ({ ok: true }),
+    checkMachinePresence: async () => {},
     directoryStatus: () => {},
     directoryActivity: () => {},
     directoryTitle: () => {},

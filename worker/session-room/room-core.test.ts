@@ -43,6 +43,7 @@ async function makeRoom(opts: { ready?: boolean; config?: AgentConfig } = {}) {
   const commands: { command: MachineCommand; opts: DispatchOptions }[] = [];
   const directory: string[] = [];
   const pushes: PushEvent[] = [];
+  const presenceChecks: string[] = [];
   let answer: (c: MachineCommand) => DispatchResult | Promise<DispatchResult> = () => ({ ok: true });
   let ids = 0;
   let n = 0;
@@ -53,6 +54,7 @@ async function makeRoom(opts: { ready?: boolean; config?: AgentConfig } = {}) {
       commands.push({ command, opts: o });
       return answer(command);
     },
+    checkMachinePresence: async (machineId) => void presenceChecks.push(machineId),
     directoryStatus: (_id, state) => void directory.push(state),
     directoryActivity: (_id, at) => void directory.push(`activity@${at}`),
     directoryTitle: (_id, t) => void directory.push(`title:${JSON.stringify(t)}`),
@@ -74,6 +76,7 @@ async function makeRoom(opts: { ready?: boolean; config?: AgentConfig } = {}) {
     commands,
     directory,
     pushes,
+    presenceChecks,
     /** Sends an op as `viewer` and returns the one answer it got. */
     async op(input: OpInput, viewer: Viewer = OWNER): Promise<Reply> {
       const replies: Reply[] = [];
@@ -134,6 +137,24 @@ describe("room core: opening", () => {
     const r = await makeRoom();
     expect(await r.op({ op: "message.send", id: "x", blocks: text("hi") }, READER)).toMatchObject({ type: "error", code: "FORBIDDEN" });
     expect(r.prompts()).toEqual([]);
+  });
+});
+
+describe("room core: a join confirms the machine's presence", () => {
+  it("asks the Machine once per wake of the room, only while it believes the machine online", async () => {
+    const r = await makeRoom();
+    await r.core.confirmPresence();
+    expect(r.core.confirmPresence()).toBeNull();
+    expect(r.presenceChecks).toEqual(["m1"]);
+    // A new instance (the room woke again) asks again.
+    r.reset();
+    await r.core.confirmPresence();
+    expect(r.presenceChecks).toEqual(["m1", "m1"]);
+    // Known offline: nothing to confirm.
+    r.reset();
+    await r.core.onMachineStatus({ online: false, liveSessionIds: [], restarted: false });
+    expect(r.core.confirmPresence()).toBeNull();
+    expect(r.presenceChecks).toEqual(["m1", "m1"]);
   });
 });
 

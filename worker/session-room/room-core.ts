@@ -32,6 +32,8 @@ export class RoomCore {
   private recovering: Promise<void> | null = null;
   private readonly sendsInFlight = new Map<string, Promise<Reply>>();
   private readonly outbox: RoomOutbox;
+  /** Whether this instance (one wake of the room) has asked the Machine about its daemon: see confirmPresence. */
+  private presenceAsked = false;
 
   constructor(
     private readonly store: RoomStore,
@@ -58,6 +60,18 @@ export class RoomCore {
   forkSource = (maxBytes: number): ForkSource => forkSource(this.store, maxBytes);
   info = (): RoomInfo => roomInfo(this.store);
   replay = (viewer: Viewer, after: number, send: (text: string) => void): void => replayTo(this.store, viewer, after, send);
+
+  /**
+   * On a join: once per wake of the room, while it believes its machine online, the Machine confirms it. A
+   * Machine reset while its daemon stayed away hears no close and tells no one; asked, it says offline to all.
+   * Null when there is nothing to ask (the caller keeps the promise alive past the join).
+   */
+  confirmPresence(): Promise<void> | null {
+    const s = this.store.state();
+    if (this.presenceAsked || !s?.machineOnline) return null;
+    this.presenceAsked = true;
+    return this.port.checkMachinePresence(s.session.machineId);
+  }
 
   // ================================================================ inputs
 

@@ -11,6 +11,8 @@ export interface RoomPort {
   broadcast(text: string): void;
   /** A command for the session's daemon through its Machine (budget, numbering, delivery). */
   dispatch(machineId: string, sessionId: string, command: MachineCommand, opts: DispatchOptions): Promise<DispatchResult>;
+  /** Asks the session's Machine whether its daemon is really there (it then tells its rooms if not); never throws. */
+  checkMachinePresence(machineId: string): Promise<void>;
   /** The directory's copy of the session's status / last activity (best effort, not awaited). */
   directoryStatus(sessionId: string, state: SessionState): void;
   directoryActivity(sessionId: string, at: number): void;

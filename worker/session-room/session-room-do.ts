@@ -50,6 +50,13 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
     const port: RoomPort = {
       broadcast: (text) => this.broadcast(text),
       dispatch: (machineId, sessionId, command, opts) => this.dispatch(machineId, sessionId, command, opts),
+      checkMachinePresence: (machineId) =>
+        machineStub(this.env, machineId)
+          .presence()
+          .then(
+            () => undefined,
+            (err: unknown) => console.error("machine presence check failed", err),
+          ),
       // Each directory write, when it changed the row, reaches the members' live lists (worker/session-feed).
       directoryStatus: (sessionId, state) => this.listChange(sessionId, setSessionStatus(this.env.DB, sessionId, state)),
       directoryActivity: (sessionId, at) => this.listChange(sessionId, setSessionActivity(this.env.DB, sessionId, at)),
@@ -187,6 +194,8 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
     server.serializeAttachment({ viewer, connectedAt: Date.now(), ...(share ? { share } : {}), ...(attachTokenId ? { attachTokenId } : {}) } satisfies Attachment);
     // Synchronous from here: the backlog we read is exactly what precedes the next broadcast.
     this.core.replay(viewer, after, (text) => server.send(text));
+    const presence = this.core.confirmPresence();
+    if (presence) this.ctx.waitUntil(presence);
     // A (re)joining client whose review is older reads it again (comments changed while it was away).
     const review = this.reviewVersion();
     if (review) server.send(JSON.stringify({ type: "review", version: review } satisfies ServerFrame));
