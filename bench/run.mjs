@@ -98,10 +98,15 @@ const rows = [];
 /**
  * `BENCH_ONLY=<test name filter>` (e.g. `fan-out`): only bench/room.bench-run.ts's tests matching it, with the DOs'
  * storage where the temp dir is (no tmpfs pass, no peers, no client) — a quick side-by-side of a few rows.
+ * `BENCH_ONLY=client:<name>` (e.g. `client:vitals`): only bench/client/<name>.bench-run.ts.
  */
 const only = process.env.BENCH_ONLY;
 try {
-  if (only) {
+  if (only?.startsWith("client:")) {
+    const file = `bench/client/${only.slice("client:".length)}.bench-run.ts`;
+    process.stderr.write(`bench: only ${file} (Chromium)…\n`);
+    rows.push(...rowsOf(await vitest(["run", "--project", "bench-client", file])));
+  } else if (only) {
     const storage = fsKind(os.tmpdir()) ?? "disk";
     process.stderr.write(`bench: only room.bench-run.ts -t "${only}", DO storage on ${storage}…\n`);
     rows.push(...rowsOf(await vitest(["run", "--project", "bench", "bench/room.bench-run.ts", "-t", only], { BENCH_STORAGE: storage })));
