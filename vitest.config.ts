@@ -100,6 +100,8 @@ export default defineConfig({
           name: "bench-client",
           environment: "node",
           include: ["bench/client/*.bench-run.ts"],
+          // One Chromium-driving file at a time: two would share the cores their timings measure.
+          fileParallelism: false,
           testTimeout: 300_000,
           hookTimeout: 300_000,
         },

@@ -97,7 +97,8 @@ const t0 = Date.now();
 const rows = [];
 /**
  * `BENCH_ONLY=<test name filter>` (e.g. `fan-out`): only bench/room.bench-run.ts's tests matching it, with the DOs'
- * storage where the temp dir is (no tmpfs pass, no peers, no client) — a quick side-by-side of a few rows;
+ * storage where the temp dir is (no tmpfs pass, no peers, no client) — a quick side-by-side of a few rows.
+ * `BENCH_ONLY=client:<name>` (e.g. `client:vitals`): only bench/client/<name>.bench-run.ts.
  * `BENCH_ONLY="browser to browser"`: only the browser-to-browser file against HAPI (ONLY_ELSEWHERE).
  */
 const only = process.env.BENCH_ONLY;
@@ -105,7 +106,11 @@ const only = process.env.BENCH_ONLY;
 const ONLY_ELSEWHERE = [{ match: /browser to browser/i, project: "bench-peers", file: "bench/peers/browser-to-browser.bench-run.ts", peer: "hapi" }];
 try {
   const elsewhere = only && ONLY_ELSEWHERE.find((o) => o.match.test(only));
-  if (elsewhere) {
+  if (only?.startsWith("client:")) {
+    const file = `bench/client/${only.slice("client:".length)}.bench-run.ts`;
+    process.stderr.write(`bench: only ${file} (Chromium)…\n`);
+    rows.push(...rowsOf(await vitest(["run", "--project", "bench-client", file])));
+  } else if (elsewhere) {
     await installPeer(elsewhere.peer);
     process.stderr.write(`bench: only ${elsewhere.file} -t "${only}"…\n`);
     rows.push(...rowsOf(await vitest(["run", "--project", elsewhere.project, elsewhere.file, "-t", only])));

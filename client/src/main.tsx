@@ -1,5 +1,7 @@
 // First: zod (loaded later by some chunks) must never probe for eval under the CSP.
 import "./lib/zod-jitless";
+// Then: a session page's socket, so the join's frames arrive while the session chunk and the sign-in check load.
+import "./connection/dial-early";
 import { Route, Router } from "@solidjs/router";
 import { ErrorBoundary, lazy, Show } from "solid-js";
 import { render } from "solid-js/web";

@@ -73,13 +73,15 @@ describe("first paint without the markdown renderer", () => {
     });
   }
 
-  it("the session page asks for the ack check (zod's schemas) only once its join has landed, not while the join's frames arrive", async () => {
+  it("the session page asks for the ack check and the push prompt (zod's schemas) only once its join has landed, not while the join's frames arrive", async () => {
     const ctx = await e2e.browser.newContext(DESKTOP);
     const page = await ctx.newPage();
     const errors = watchErrors(page);
     const ackCheck: string[] = [];
+    const schemas: string[] = [];
     page.on("request", (r) => {
       if (/\/assets\/ack-check-[^/]*\.js$/.test(new URL(r.url()).pathname)) ackCheck.push(r.url());
+      if (/\/assets\/schemas-[^/]*\.js$/.test(new URL(r.url()).pathname)) schemas.push(r.url());
     });
     // Hold the session's socket at the server's door: the page boots and goes idle with no join yet.
     let letIn!: () => void;
@@ -94,9 +96,38 @@ describe("first paint without the markdown renderer", () => {
     for (let i = 0; i < 2; i++) await page.evaluate(() => new Promise<void>((r) => requestIdleCallback(() => r())));
     await page.waitForLoadState("networkidle");
     expect(ackCheck, "the ack check was fetched before the join").toEqual([]);
+    expect(schemas, "zod's schemas (the push prompt's) were fetched before the join").toEqual([]);
     letIn();
     await page.getByTestId("row-agent").last().filter({ hasText: "Demo reply" }).waitFor();
     await waitFor(() => ackCheck.length > 0, "the ack check, fetched once the join has landed", 15_000);
+    await waitFor(() => schemas.length > 0, "the push prompt's schemas, fetched once the join has landed", 15_000);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it("a session page dials its socket while its chunk still loads, and the page uses that socket (issue 31 #1)", async () => {
+    const ctx = await e2e.browser.newContext(PHONE);
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    const sockets: string[] = [];
+    page.on("websocket", (ws) => {
+      if (ws.url().includes(`/api/sessions/${sessionId}/ws`)) sockets.push(ws.url());
+    });
+    // Hold the session page's chunk: the join can only be under way if the entry dialled it.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let chunkAsked = false;
+    await page.route(/\/assets\/SessionView-[^/]*\.js$/, async (route: Route) => {
+      chunkAsked = true;
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${e2e.stack.url}/s/${sessionId}`);
+    await waitFor(() => chunkAsked && sockets.length > 0, "the socket, dialled while the session chunk is held", 15_000);
+    release();
+    await page.getByTestId("row-agent").last().filter({ hasText: "Demo reply" }).waitFor();
+    await page.getByTestId("composer-input").waitFor();
+    expect(sockets, "one socket: the dialled one was adopted").toHaveLength(1);
     expect(errors).toEqual([]);
     await ctx.close();
   });

@@ -1,5 +1,5 @@
 /** Shared helpers for end-to-end tests: the real local stack and a Node viewer socket. */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -54,8 +54,8 @@ export type TestStackOptions = {
 
 export async function startTestStack(daemonEnv: Record<string, string> = FAST_DEMO, opts: TestStackOptions = {}): Promise<Stack> {
   const stateDir = mkdtempSync(join(tmpdir(), "baton-e2e-"));
-  // Capabilities the daemon learns stay with this stack, not in the user's ~/.config/baton.
-  const env: Record<string, string> = { BATON_CAPABILITIES_FILE: join(stateDir, "agent-capabilities.json"), ...daemonEnv };
+  // Capabilities the daemon learns, and the demo agent's session files, stay with this stack (removed with it).
+  const env: Record<string, string> = { BATON_CAPABILITIES_FILE: join(stateDir, "agent-capabilities.json"), DEMO_STATE_DIR: join(stateDir, "demo-sessions"), ...daemonEnv };
   if (opts.noLoadAgent) {
     // A custom agent from the daemon's config file: the same demo agent, launched like the preset.
     const launch = demoLaunch({ DEMO_LOAD_SESSION: "0" });
@@ -92,6 +92,7 @@ export async function startTestStack(daemonEnv: Record<string, string> = FAST_DE
     async stop() {
       await stack.stop();
       await proxy?.close();
+      rmSync(stateDir, { recursive: true, force: true });
     },
   };
 }

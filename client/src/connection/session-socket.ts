@@ -6,9 +6,9 @@
  */
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { CLOSE_SESSION_DELETED, CLOSE_SHARE_ENDED } from "../../../shared/close-codes";
-import { viewerSocketPath } from "../../../shared/viewer-socket-path";
 import type { ServerFrame } from "../../../shared/viewer-protocol";
 import { whenIdle } from "../lib/idle";
+import { socketUrl, withEarlySocket } from "./early-socket";
 import { makeBackoff } from "./backoff";
 import { keepAlive } from "./liveness";
 import { makeOpClient, type OpClientOptions, type OpInput, type OpReply } from "./op-client";
@@ -34,10 +34,7 @@ export { BACKOFF, makeBackoff } from "./backoff";
 
 const WS_OPEN = 1;
 
-export function socketUrl(loc: Pick<Location, "protocol" | "host">, sessionId: string, cursor: number, path = viewerSocketPath(sessionId)): string {
-  const scheme = loc.protocol === "https:" ? "wss" : "ws";
-  return `${scheme}://${loc.host}${path}?after=${Math.max(0, Math.floor(cursor))}`;
-}
+export { socketUrl } from "./early-socket";
 
 /** A spectator's socket (issue 30 #3): another path, and the share token offered as a subprotocol. */
 export type SocketRoute = { path: string; protocols: string[] };
@@ -73,7 +70,8 @@ export function makeSessionSocket(opts: SessionSocketOptions) {
     minUptime: 3_000,
     // The op client owns retries (outbox); never let partysocket replay stale frames.
     maxEnqueuedMessages: 0,
-    ...(opts.WebSocket ? { WebSocket: opts.WebSocket } : {}),
+    // The first connect adopts the socket the entry dialled for this page, if it is this one (early-socket.ts).
+    WebSocket: opts.WebSocket ?? withEarlySocket(),
   };
   const ws = new ReconnectingWebSocket(
     () => backoff.wait().then(() => socketUrl(location, opts.sessionId, opts.cursor(), opts.route?.path)),

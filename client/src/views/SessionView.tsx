@@ -154,6 +154,12 @@ function Session(props: { id: string; share?: SpectatorShare }) {
   });
   // This person sent here (this page load): the moment to offer notifications, never on load.
   const [sentHere, setSentHere] = createSignal(false);
+  // The prompt's push client brings zod's schemas (≈ 26 KB gz and a long task to evaluate): it mounts once the
+  // join has landed and the page is idle (or at this person's first send), not beside the first render.
+  const [pushMounted, setPushMounted] = createSignal(false);
+  createEffect(() => {
+    if (state.ready && !pushMounted()) whenIdle(() => setPushMounted(true));
+  });
   onCleanup(() => (document.title = "Baton"));
   // The phone keyboard's inset (keyboard-inset.ts): after the first paint, like everything the page can wait for.
   let stopKeyboardInset: (() => void) | undefined;
@@ -291,7 +297,7 @@ function Session(props: { id: string; share?: SpectatorShare }) {
             <DroppedOffer entries={state.dropped} canAct={canAct()} onRequeue={requeue} onRestore={restore} onDismiss={() => takeDropped()} />
           </Suspense>
         </Show>
-        <Show when={!share}>
+        <Show when={!share && (pushMounted() || sentHere())}>
           <EnableNotificationsPrompt sentHere={sentHere()} turnActive={state.turnActive} />
         </Show>
         <Show when={state.outbox > 0 && state.connection !== "live"}>

@@ -1,5 +1,5 @@
 import LogOut from "lucide-solid/icons/log-out";
-import { createSignal, Show, lazy } from "solid-js";
+import { createSignal, lazy, Show, Suspense } from "solid-js";
 import { whenIdle } from "../lib/idle";
 import { signOut, useMe } from "../lib/auth";
 import { toast } from "../lib/toasts";
@@ -17,9 +17,12 @@ export function UserMenu() {
     <Show when={me}>
       {(m) => (
         <span class="user-menu">
-          <Show when={menuReady()}>
-            <NotificationsMenu />
-          </Show>
+          {/* The bell's place is kept while its code loads: on a phone the header would otherwise grow when it arrives. */}
+          <Suspense fallback={<span class="icon-slot" aria-hidden="true" />}>
+            <Show when={menuReady()} fallback={<span class="icon-slot" aria-hidden="true" />}>
+              <NotificationsMenu />
+            </Show>
+          </Suspense>
           <span class="me" title={m().email} data-testid="me">
             {m().name}
           </span>
