@@ -82,11 +82,12 @@ async function sharedStack(): Promise<Stack> {
   };
   const state = await waitFor(read, "the shared e2e stack (test/e2e/global-setup.ts)", SHARED_STACK_WAIT_MS);
   if ("error" in state) throw new Error(`the shared e2e stack did not start: ${state.error}`);
-  const { url, token } = state;
+  const { url, token, demoSessions } = state;
   const own = (what: string) => new Error(`the shared stack cannot ${what}: give the file its own (useStack without shared)`);
   return {
     url,
     token,
+    demoSessions,
     stop: async () => {},
     restartDaemon: () => Promise.reject(own("restart its daemon")),
     get daemon(): never {

@@ -20,7 +20,7 @@ import { startTestStack } from "./support";
 /** Where the shared stack's address and token (or why it did not start) are written once it is up. */
 export type SharedStackInfo = { file: string };
 /** What that file holds. */
-export const sharedStackState = z.union([z.object({ url: z.string(), token: z.string() }), z.object({ error: z.string() })]);
+export const sharedStackState = z.union([z.object({ url: z.string(), token: z.string(), demoSessions: z.string() }), z.object({ error: z.string() })]);
 export type SharedStackState = z.infer<typeof sharedStackState>;
 
 declare module "vitest" {
@@ -38,7 +38,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const write = (state: SharedStackState) => writeFileSync(file, JSON.stringify(state));
   const starting = startTestStack().then(
     (stack) => {
-      write({ url: stack.url, token: stack.token });
+      write({ url: stack.url, token: stack.token, demoSessions: stack.demoSessions });
       return stack;
     },
     (err: unknown) => {

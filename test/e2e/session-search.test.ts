@@ -5,7 +5,7 @@
 // The long session is made through a product path that is fast at this size: the demo agent's own stored
 // session (its state folder is the machine's temp folder on the test stack) with 2,000 turns, imported with
 // "Continue a past session" (the daemon relays its history once, as ordinary rows).
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,9 +34,10 @@ const e2e = useStackAndBrowser({
       { sessionUpdate: "user_message_chunk", content: { type: "text", text: userText(i) } },
       { sessionUpdate: "agent_message_chunk", content: { type: "text", text: agentText(i) } },
     ]).flat();
-    // The demo agent's store (daemon/demo-agent/demo-store.ts), in its default state folder.
+    // The demo agent's store (daemon/demo-agent/demo-store.ts), in the stack's state folder for it.
+    mkdirSync(e2e.stack.demoSessions, { recursive: true });
     writeFileSync(
-      join(tmpdir(), `baton-demo-session-${agentSessionId}.json`),
+      join(e2e.stack.demoSessions, `baton-demo-session-${agentSessionId}.json`),
       JSON.stringify({ sessionId: agentSessionId, cwd, modeId: "code", config: {}, history, title: userText(0), updatedAt: new Date().toISOString() }),
     );
     const machines = (await (await fetch(`${e2e.stack.url}/api/machines`)).json()) as { machines: { id: string; online: boolean }[] };

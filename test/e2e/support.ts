@@ -14,6 +14,8 @@ import { onFreePort } from "./port-retry";
 export type Stack = {
   url: string;
   token: string;
+  /** Where the stack's demo agent keeps its sessions (DEMO_STATE_DIR): a test may put a session there to import. */
+  demoSessions: string;
   stop(): Promise<void>;
   restartDaemon(signal?: "SIGTERM" | "SIGKILL"): Promise<void>;
   daemon: import("node:child_process").ChildProcess;
@@ -81,6 +83,7 @@ export async function startTestStack(daemonEnv: Record<string, string> = FAST_DE
   }, freePort);
   return {
     ...stack,
+    demoSessions: env.DEMO_STATE_DIR!,
     cutTunnel() {
       if (!proxy) throw new Error("startTestStack({ tunnelProxy: true }) to cut the tunnel");
       return proxy.cut();
