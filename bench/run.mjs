@@ -61,6 +61,8 @@ function typecheckAiChat() {
         "node_modules/@cloudflare/workers-types/index.d.ts",
         "node_modules/@cloudflare/vitest-plugin/types/cloudflare-test.d.ts",
         "test/worker/env.d.ts",
+        // wrangler's generated types (GlobalProps, the bindings' types) that worker/env.ts builds on.
+        "worker/worker-configuration.d.ts",
         "bench/peers/ai-chat/worker.ts",
         "bench/peers/ai-chat/ai-chat.bench-run.ts",
       ].map((f) => path.join(ROOT, f)),
