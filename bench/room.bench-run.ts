@@ -269,19 +269,23 @@ it("memory and idle: heap after a 10k-event session; an idle room holds no timer
   const live = await inspector?.heapAfterGc();
   const stub = env.SESSION_ROOM.get(env.SESSION_ROOM.idFromName(p.sessionId));
   const held = await runInDurableObject(stub, async (instance: SessionRoom, state) => {
-    const room = (instance as unknown as { core: { outgoing: unknown; inflight: unknown; sendsInFlight: Map<string, unknown> } }).core;
+    // RoomCore's in-memory work (its private fields, read here only): a renamed field fails loudly, never counts as idle.
+    const room = (instance as unknown as { core: { inflight?: unknown; recovering?: unknown; sendsInFlight?: Map<string, unknown> } }).core;
+    if (room.inflight === undefined || room.recovering === undefined || !(room.sendsInFlight instanceof Map)) throw new Error("RoomCore's in-memory fields changed: update this probe");
     return {
       sockets: state.getWebSockets().length,
       alarm: await state.storage.getAlarm(),
       dbBytes: state.storage.sql.databaseSize,
       rows: state.storage.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM events").one().c,
       logged: state.storage.sql.exec<{ n: number | null }>("SELECT MAX(COALESCE(last, seq)) AS n FROM events").one().n ?? 0,
-      jsState: [room.outgoing, room.inflight].filter((x) => x !== null).length + room.sendsInFlight.size,
+      jsState: [room.inflight, room.recovering].filter((x) => x !== null).length + room.sendsInFlight.size,
     };
   });
   const machine = await runInDurableObject(env.MACHINE.get(env.MACHINE.idFromName(p.machineId)), async (instance: Machine, state) => {
-    const m = instance as unknown as { pending: unknown[]; draining: unknown };
-    return { pending: m.pending.length, draining: m.draining !== null, alarm: await state.storage.getAlarm() };
+    // The Machine's intake (worker/machine/tunnel-intake.ts) and drain in flight, read the same way.
+    const m = instance as unknown as { intake?: { pending?: unknown[] }; draining?: unknown };
+    if (!Array.isArray(m.intake?.pending) || m.draining === undefined) throw new Error("the Machine's intake fields changed: update this probe");
+    return { pending: m.intake.pending.length, draining: m.draining !== null, alarm: await state.storage.getAlarm() };
   });
   p.close();
   await sleep(50);
