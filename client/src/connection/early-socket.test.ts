@@ -6,43 +6,22 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServerFrame } from "../../../shared/viewer-protocol";
 import { dialEarly, resetEarlySocket, sessionOfPath, UNADOPTED_CLOSE_MS, withEarlySocket } from "./early-socket";
 import { makeSessionSocket } from "./session-socket";
+import { TestSocket } from "./test-socket";
 
-/** A server that accepts at once and lets the test push frames and close. */
-class FakeSocket extends EventTarget {
+/** A server the test drives: it accepts, pushes frames and drops; a close by the client is recorded. */
+class FakeSocket extends TestSocket {
   static made: FakeSocket[] = [];
-  static readonly CONNECTING = 0;
-  static readonly OPEN = 1;
-  static readonly CLOSING = 2;
-  static readonly CLOSED = 3;
-  readonly CONNECTING = 0;
-  readonly OPEN = 1;
-  readonly CLOSING = 2;
-  readonly CLOSED = 3;
-  readyState = 0;
-  binaryType = "blob";
-  bufferedAmount = 0;
-  extensions = "";
-  protocol = "";
   closedByClient = false;
-  constructor(readonly url: string) {
-    super();
+  constructor(url: string) {
+    super(url);
     FakeSocket.made.push(this);
-  }
-  accept(): void {
-    this.readyState = 1;
-    this.dispatchEvent(new Event("open"));
   }
   push(frame: ServerFrame): void {
     this.dispatchEvent(new MessageEvent("message", { data: JSON.stringify(frame) }));
   }
-  drop(): void {
-    this.readyState = 3;
-    this.dispatchEvent(Object.assign(new Event("close"), { code: 1006, reason: "", wasClean: false }));
-  }
-  send(): void {}
-  close(): void {
+  override close(): void {
     this.closedByClient = true;
-    this.readyState = 3;
+    super.close();
   }
 }
 const Fake = FakeSocket as unknown as typeof WebSocket;

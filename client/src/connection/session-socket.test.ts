@@ -4,37 +4,21 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BACKOFF, makeSessionSocket } from "./session-socket";
+import { TestSocket } from "./test-socket";
 
 /** A socket to a network that is down: every dial fails at once (as a browser's does offline). */
-class DeadSocket extends EventTarget {
+class DeadSocket extends TestSocket {
   static dials: number[] = [];
   static reachable = false;
-  readonly CONNECTING = 0;
-  readonly OPEN = 1;
-  readonly CLOSING = 2;
-  readonly CLOSED = 3;
-  readyState = 0;
-  binaryType = "blob";
-  bufferedAmount = 0;
-  extensions = "";
-  protocol = "";
-  constructor(readonly url: string) {
-    super();
+  constructor(url: string) {
+    super(url);
     DeadSocket.dials.push(Date.now());
     queueMicrotask(() => {
-      if (DeadSocket.reachable) {
-        this.readyState = 1;
-        this.dispatchEvent(new Event("open"));
-        return;
-      }
+      if (DeadSocket.reachable) return this.accept();
       this.readyState = 3;
       this.dispatchEvent(new Event("error"));
-      this.dispatchEvent(Object.assign(new Event("close"), { code: 1006, reason: "", wasClean: false }));
+      this.drop();
     });
-  }
-  send(): void {}
-  close(): void {
-    this.readyState = 3;
   }
 }
 
