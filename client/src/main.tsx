@@ -3,7 +3,7 @@ import "./lib/zod-jitless";
 // Then: a session page's socket, so the join's frames arrive while the session chunk and the sign-in check load.
 import "./connection/dial-early";
 import { Route, Router } from "@solidjs/router";
-import { ErrorBoundary, lazy, Show } from "solid-js";
+import { ErrorBoundary, Show } from "solid-js";
 import { render } from "solid-js/web";
 import { registerServiceWorker } from "./push/register-sw";
 import "./styles.css";
@@ -11,13 +11,14 @@ import { whenIdle } from "./lib/idle";
 import { AuthGate } from "./views/AuthGate";
 import { Toasts } from "./views/Toasts";
 import { SHARE_PAGE_PATH } from "../../shared/share-socket";
+import { lazyChunk } from "./lib/load-chunk";
 
 // Each page is its own chunk (issue 20: a phone loads what the first paint needs, not the whole app).
-const SessionList = lazy(() => import("./views/SessionList").then((m) => ({ default: m.SessionList })));
-const Machines = lazy(() => import("./views/Machines").then((m) => ({ default: m.Machines })));
-const MachineApprove = lazy(() => import("./views/MachineApprove").then((m) => ({ default: m.MachineApprove })));
-const SessionView = lazy(() => import("./views/SessionView").then((m) => ({ default: m.SessionView })));
-const SharedSession = lazy(() => import("./views/SharedSession").then((m) => ({ default: m.SharedSession })));
+const SessionList = lazyChunk(() => import("./views/SessionList").then((m) => ({ default: m.SessionList })));
+const Machines = lazyChunk(() => import("./views/Machines").then((m) => ({ default: m.Machines })));
+const MachineApprove = lazyChunk(() => import("./views/MachineApprove").then((m) => ({ default: m.MachineApprove })));
+const SessionView = lazyChunk(() => import("./views/SessionView").then((m) => ({ default: m.SessionView })));
+const SharedSession = lazyChunk(() => import("./views/SharedSession").then((m) => ({ default: m.SharedSession })));
 
 /** The chunk of the page at `path` (the routes below). */
 function pageAt(path: string) {

@@ -56,4 +56,37 @@ describe("the network comes back", () => {
     v.close();
     await ctx.close();
   });
+
+  it("phone: a part of the page whose code cannot load (the network went) leaves the page up, and comes when it can", async () => {
+    const { sessionId, v } = await openIdleSession(e2e.stack.url);
+    const ctx = await e2e.browser.newContext(PHONE);
+    const page = await ctx.newPage();
+    // The Members panel's chunk loads after the join; the network is gone when it is asked for.
+    let blocked = true;
+    let refused = 0;
+    await page.route(/\/assets\/MembersPanel-[^/]*\.js$/, (route) => {
+      if (!blocked) return route.continue();
+      refused++;
+      return route.abort("internetdisconnected");
+    });
+    await openSession(page, e2e.stack.url, sessionId, "idle");
+    await waitFor(() => refused > 0, "the chunk was asked for and refused");
+    // The page is still there: its status, its connection, its composer; no crash page.
+    await page.waitForTimeout(500);
+    expect(await page.getByRole("heading", { name: "Something went wrong" }).count()).toBe(0);
+    await tid(page, "connection-state").filter({ hasText: /live/i }).waitFor();
+    await tid(page, "composer-input").waitFor();
+    expect(await page.getByRole("button", { name: "Members", disabled: false }).count()).toBe(0);
+
+    // The network is back (`online`): the part loads and works.
+    blocked = false;
+    await ctx.setOffline(true);
+    await ctx.setOffline(false);
+    const members = page.getByRole("button", { name: "Members", disabled: false });
+    await members.waitFor({ timeout: 15_000 });
+    await members.tap();
+    await page.getByRole("dialog", { name: "Members" }).waitFor();
+    v.close();
+    await ctx.close();
+  });
 });

@@ -1,9 +1,10 @@
-import { createResource, type JSX, lazy, Match, onCleanup, onMount, Switch } from "solid-js";
+import { createResource, type JSX, Match, onCleanup, onMount, Switch } from "solid-js";
 import { api, ApiError, setUnauthorizedHandler } from "../lib/api";
 import { AuthContext } from "../lib/auth";
+import { lazyChunk } from "../lib/load-chunk";
 
 /** Only a signed-out visitor sees it: loaded then, not on every page. */
-const SignIn = lazy(() => import("./SignIn").then((m) => ({ default: m.SignIn })));
+const SignIn = lazyChunk(() => import("./SignIn").then((m) => ({ default: m.SignIn })));
 
 /** Renders the app for a signed-in user; otherwise the sign-in page (builtin) or what to do instead. */
 export function AuthGate(props: { children: JSX.Element }) {

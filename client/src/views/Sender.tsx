@@ -3,7 +3,7 @@ import ChevronDown from "lucide-solid/icons/chevron-down";
 import Clock from "lucide-solid/icons/clock";
 import Settings2 from "lucide-solid/icons/settings-2";
 import Square from "lucide-solid/icons/square";
-import { createEffect, createMemo, createSignal, createUniqueId, For, lazy, on, onMount, Show, Suspense } from "solid-js";
+import { createEffect, createMemo, createSignal, createUniqueId, For, on, onMount, Show, Suspense } from "solid-js";
 import type { Command } from "../../../shared/fold";
 import type { ConfigState } from "../../../shared/viewer-protocol";
 import type { ImageFitter } from "../composer/attach-files";
@@ -26,12 +26,13 @@ import { applyCommand, commandName, filterCommands, slashQuery } from "../sessio
 import type { MentionApi } from "./Mentions";
 import { OptionList } from "./OptionList";
 import { PickerPopover } from "./PickerPopover";
+import { lazyChunk } from "../lib/load-chunk";
 
 /** Attachments and the attach / dictation buttons load after the first paint (the session page's initial JS has a budget). */
-const AttachmentTray = lazy(() => import("./ComposerTools").then((m) => ({ default: m.AttachmentTray })));
-const ComposerTools = lazy(() => import("./ComposerTools"));
+const AttachmentTray = lazyChunk(() => import("./ComposerTools").then((m) => ({ default: m.AttachmentTray })));
+const ComposerTools = lazyChunk(() => import("./ComposerTools"));
 /** The options sheet's rows: rendered only when it is open. */
-const OptionsSheet = lazy(() => import("./OptionsSheet"));
+const OptionsSheet = lazyChunk(() => import("./OptionsSheet"));
 
 type Props = {
   draft: Draft;

@@ -1,14 +1,15 @@
-import { createEffect, createResource, createSignal, lazy, Show, Suspense } from "solid-js";
+import { createEffect, createResource, createSignal, Show, Suspense } from "solid-js";
 import type { OpInput, OpReply } from "../connection/op-client";
 import { toast } from "../lib/toasts";
 import { errorText } from "../session/session-actions";
 import type { SessionWorktree } from "../../../shared/worktree";
 import { gitApi } from "../lib/git-api";
+import { lazyChunk } from "../lib/load-chunk";
 
 /** The Commit dialog loads when first opened. */
-const CommitDialog = lazy(() => import("./CommitDialog").then((m) => ({ default: m.CommitDialog })));
+const CommitDialog = lazyChunk(() => import("./CommitDialog").then((m) => ({ default: m.CommitDialog })));
 /** The changes view loads when first opened (outside the page's initial JS). */
-const ChangesPanel = lazy(() => import("./ChangesPanel").then((m) => ({ default: m.ChangesPanel })));
+const ChangesPanel = lazyChunk(() => import("./ChangesPanel").then((m) => ({ default: m.ChangesPanel })));
 
 /** The repository the strip names: a Baton worktree (with its base) or the person's own checkout. */
 type BarRepo = { name: string; branch: string | null; base: string | null; where: string; worktree: boolean };

@@ -3,11 +3,12 @@
  * stays mounted, hidden, between openings. Choosing a result closes the panel once its row is in view.
  */
 import SearchIcon from "lucide-solid/icons/search";
-import { createSignal, lazy, Show } from "solid-js";
+import { createSignal, Show } from "solid-js";
 import type { SearchHit } from "../../../shared/viewer-protocol";
 import type { Ask } from "../session/search-logic";
+import { lazyChunk } from "../lib/load-chunk";
 
-const SearchPanel = lazy(() => import("./SearchPanel").then((m) => ({ default: m.SearchPanel })));
+const SearchPanel = lazyChunk(() => import("./SearchPanel").then((m) => ({ default: m.SearchPanel })));
 
 type Props = {
   sessionId: string;

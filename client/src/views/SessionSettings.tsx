@@ -1,12 +1,13 @@
 import SlidersHorizontal from "lucide-solid/icons/sliders-horizontal";
-import { For, Show, Suspense, lazy } from "solid-js";
+import { For, Show, Suspense } from "solid-js";
 import { MAX_QUEUE_DEPTH } from "../../../shared/limits";
 import { PopoverButton } from "./PopoverButton";
+import { lazyChunk } from "../lib/load-chunk";
 
 /** The push client (and zod with it) loads with this view, not with the first paint. */
-const NotificationSettings = lazy(() => import("./NotificationSettings").then((m) => ({ default: m.NotificationSettings })));
+const NotificationSettings = lazyChunk(() => import("./NotificationSettings").then((m) => ({ default: m.NotificationSettings })));
 /** Fork (issue 26) loads with the open panel too: rare, and the session page's initial JS is near its budget. */
-const ForkButton = lazy(() => import("./ForkButton").then((m) => ({ default: m.ForkButton })));
+const ForkButton = lazyChunk(() => import("./ForkButton").then((m) => ({ default: m.ForkButton })));
 
 type Props = {
   sessionId: string;

@@ -4,7 +4,7 @@ import ArrowDown from "lucide-solid/icons/arrow-down";
 import ArrowLeft from "lucide-solid/icons/arrow-left";
 import CloudOff from "lucide-solid/icons/cloud-off";
 import Eye from "lucide-solid/icons/eye";
-import { createEffect, createMemo, createResource, createSignal, type JSX, lazy, onCleanup, Show, Suspense } from "solid-js";
+import { createEffect, createMemo, createResource, createSignal, type JSX, onCleanup, Show, Suspense } from "solid-js";
 import { whenIdle } from "../lib/idle";
 import { onDemand } from "../lib/on-demand";
 import { api } from "../lib/api";
@@ -23,23 +23,24 @@ import { Toasts } from "./Toasts";
 import { Transcript } from "./Transcript";
 import type { OpenedShare } from "../../../shared/share-api";
 import { SHARE_PROTOCOL, SHARE_SOCKET_PATH } from "../../../shared/share-socket";
+import { lazyChunk } from "../lib/load-chunk";
 
 /** The push client (and zod with it) loads with this view, not with the first paint. */
-const EnableNotificationsPrompt = lazy(() => import("./EnableNotificationsPrompt").then((m) => ({ default: m.EnableNotificationsPrompt })));
+const EnableNotificationsPrompt = lazyChunk(() => import("./EnableNotificationsPrompt").then((m) => ({ default: m.EnableNotificationsPrompt })));
 
 /** Shown only when the agent needs a login first: loaded then. */
 /** The header's members and settings panels load after the first paint: the session page's initial JS is near its budget. */
 // The search button's code in its own chunk (the panel's loads on its first press).
-const SessionSearch = lazy(() => import("./SessionSearch").then((m) => ({ default: m.SessionSearch })));
-const MembersPanel = lazy(() => import("./MembersPanel").then((m) => ({ default: m.MembersPanel })));
-const SessionSettings = lazy(() => import("./SessionSettings").then((m) => ({ default: m.SessionSettings })));
+const SessionSearch = lazyChunk(() => import("./SessionSearch").then((m) => ({ default: m.SessionSearch })));
+const MembersPanel = lazyChunk(() => import("./MembersPanel").then((m) => ({ default: m.MembersPanel })));
+const SessionSettings = lazyChunk(() => import("./SessionSettings").then((m) => ({ default: m.SessionSettings })));
 /** Shown only after a Stop dropped queued messages: loads when it first has something to offer. */
-const DroppedOffer = lazy(() => import("./DroppedOffer").then((m) => ({ default: m.DroppedOffer })));
+const DroppedOffer = lazyChunk(() => import("./DroppedOffer").then((m) => ({ default: m.DroppedOffer })));
 /** A worktree session's git strip (issue 28) loads with the session's details, outside the page's initial JS. */
-const SessionGitBar = lazy(() => import("./SessionGitBar"));
+const SessionGitBar = lazyChunk(() => import("./SessionGitBar"));
 // Off the first paint (≈ 2 KB gz of the session page's 60 KB budget): most joins have no queue; warmed at idle below.
-const QueueChips = lazy(() => import("./QueueChips").then((m) => ({ default: m.QueueChips })));
-const AuthHelp = lazy(() => import("./AuthHelp").then((m) => ({ default: m.AuthHelp })));
+const QueueChips = lazyChunk(() => import("./QueueChips").then((m) => ({ default: m.QueueChips })));
+const AuthHelp = lazyChunk(() => import("./AuthHelp").then((m) => ({ default: m.AuthHelp })));
 
 /** How long a reconnect may fail before we ask the API whether we still have access. */
 const ACCESS_RECHECK_MS = 3_000;

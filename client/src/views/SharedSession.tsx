@@ -6,13 +6,14 @@
  * expired link closes the socket (CLOSE_SHARE_ENDED) and this page asks again why.
  */
 import { Route, Router } from "@solidjs/router";
-import { createEffect, createResource, createSignal, type JSX, lazy, Show } from "solid-js";
+import { createEffect, createResource, createSignal, type JSX, Show } from "solid-js";
 import { ApiError } from "../lib/api";
 import { shareApi } from "../lib/share-http";
 import { expiryLabel, refusalHeading } from "../session/share-logic";
 import "../share.css";
+import { lazyChunk } from "../lib/load-chunk";
 
-const SpectatorView = lazy(() => import("./SessionView").then((m) => ({ default: m.SpectatorView })));
+const SpectatorView = lazyChunk(() => import("./SessionView").then((m) => ({ default: m.SpectatorView })));
 
 type Refusal = { code: string; message: string };
 const refusalOf = (err: unknown): Refusal =>

@@ -1,11 +1,12 @@
-import { createEffect, createMemo, createSignal, For, lazy, Match, on, onCleanup, onMount, Show, Switch, untrack } from "solid-js";
+import { createEffect, createMemo, createSignal, For, Match, on, onCleanup, onMount, Show, Switch, untrack } from "solid-js";
 import { JOIN_WINDOW_ROWS } from "../../../shared/limits";
 import type { ElicitationAction, ElicitationContent } from "../../../shared/viewer-protocol";
 import type { Row } from "../../../shared/fold";
 import { AgentMessage, ErrorRowView, NoticeRowView, PermissionCard, Plan, Thought, ToolCall, TurnEnd, UserMessage } from "./TranscriptRows";
+import { lazyChunk } from "../lib/load-chunk";
 
 /** Form questions are rare: their card (and its form rules) loads when one appears. */
-const ElicitationCard = lazy(() => import("./ElicitationCard").then((m) => ({ default: m.ElicitationCard })));
+const ElicitationCard = lazyChunk(() => import("./ElicitationCard").then((m) => ({ default: m.ElicitationCard })));
 
 type Props = {
   rows: Row[];

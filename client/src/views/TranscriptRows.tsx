@@ -17,7 +17,7 @@ import ShieldAlert from "lucide-solid/icons/shield-alert";
 import Terminal from "lucide-solid/icons/terminal";
 import Trash2 from "lucide-solid/icons/trash";
 import Wrench from "lucide-solid/icons/wrench";
-import { createEffect, createMemo, createRenderEffect, createSignal, For, lazy, Match, on, Show, Suspense, Switch } from "solid-js";
+import { createEffect, createMemo, createRenderEffect, createSignal, For, Match, on, Show, Suspense, Switch } from "solid-js";
 import { Dynamic } from "solid-js/web";
 import type { AgentRow, PermissionRow, PlanRow, TerminalOutput, ThoughtRow, ToolContent, ToolRow, UserRow } from "../../../shared/fold";
 import { createMarkdown } from "../lib/create-markdown";
@@ -27,10 +27,11 @@ import { isMarkdownOutput } from "../lib/terminal-plain";
 import { clockTime } from "../lib/format";
 
 /** Diffs are a minority of rows: their code loads with the first one shown. */
-const DiffView = lazy(() => import("./DiffView").then((m) => ({ default: m.DiffView })));
+const DiffView = lazyChunk(() => import("./DiffView").then((m) => ({ default: m.DiffView })));
 import { type Attachment, attachmentLabel } from "../session/composer-logic";
 import { mentions } from "../session/mentions-on-demand";
 import { LazyImageThumb } from "./LazyImageThumb";
+import { lazyChunk } from "../lib/load-chunk";
 
 /** Plain text with `backtick` spans as inline code — text nodes only, never HTML. */
 export function InlineCode(props: { text: string }) {

@@ -1,11 +1,12 @@
 import LogOut from "lucide-solid/icons/log-out";
-import { createSignal, lazy, Show, Suspense } from "solid-js";
+import { createSignal, Show, Suspense } from "solid-js";
 import { whenIdle } from "../lib/idle";
 import { signOut, useMe } from "../lib/auth";
 import { toast } from "../lib/toasts";
+import { lazyChunk } from "../lib/load-chunk";
 
 /** The push client (and zod with it) loads with this view, not with the first paint. */
-const NotificationsMenu = lazy(() => import("./NotificationsMenu").then((m) => ({ default: m.NotificationsMenu })));
+const NotificationsMenu = lazyChunk(() => import("./NotificationsMenu").then((m) => ({ default: m.NotificationsMenu })));
 
 /** The signed-in user's notifications and chip with sign-out (none in local dev mode: there is no one to sign out). */
 export function UserMenu() {
