@@ -62,17 +62,19 @@ describe("scrolling up pages older rows in from the server", () => {
       const ctx = await e2e.browser.newContext(profile);
       const page = await ctx.newPage();
       const pages: number[] = [];
-      page.on("websocket", (ws) =>
+      let sockets = 0;
+      page.on("websocket", (ws) => {
+        sockets++;
         ws.on("framesent", (f) => {
           if (typeof f.payload === "string" && f.payload.includes('"history.page"')) pages.push(Date.now());
-        }),
-      );
+        });
+      });
       await page.goto(`${e2e.stack.url}/s/${sessionId}`);
       await page.getByTestId("row-user").filter({ hasText: `turn-${TURNS - 1}` }).waitFor();
       // The join brought the end of the session, not its beginning.
       expect(await page.getByTestId("row-user").filter({ hasText: "turn-0" }).count()).toBe(0);
       await page.waitForTimeout(300);
-      const moves: number[] = [];
+      const moves: { step: number; turn: string; moved: number; scrollTop: number; sockets: number }[] = [];
       for (let step = 0; step < 40; step++) {
         if (await page.getByTestId("session-start").isVisible()) break;
         const oldest = await oldestUserRow(page);
@@ -84,12 +86,14 @@ describe("scrolling up pages older rows in from the server", () => {
         const before = await topOf(page, oldest.text);
         await waitFor(async () => (await oldestUserRow(page)).text !== oldest.text || (await page.getByTestId("session-start").isVisible()), "older rows", 20_000);
         await page.waitForTimeout(150);
-        moves.push(Math.abs((await topOf(page, oldest.text)) - before));
+        const scrollTop = await page.evaluate(() => document.querySelector("main.scroll")!.scrollTop);
+        moves.push({ step, turn: oldest.text, moved: Math.abs((await topOf(page, oldest.text)) - before), scrollTop, sockets });
         if (step === 1) await shot(page, `${name}-history-paging`);
       }
       await page.getByTestId("session-start").waitFor();
       // No jump: the message the reader looked at stayed where it was as each page landed above it.
-      expect(Math.max(...moves)).toBeLessThanOrEqual(3);
+      // (On failure: each step's row, move and scroll position, and the sockets the page had opened by then.)
+      expect(Math.max(...moves.map((m) => m.moved)), JSON.stringify(moves)).toBeLessThanOrEqual(3);
       // Older rows came from the server, in pages.
       expect(pages.length).toBeGreaterThanOrEqual(2);
       // Every message is there once, in order, from the first.
