@@ -40,14 +40,19 @@ async function open(page: Page, button: Locator, name: string, touch: boolean, b
   return { dialog, box, anchor };
 }
 
-/** Escape closes it, the focus back on its button; opened again, a press at `outside` (nothing there to act on) closes it. */
-async function escapeAndOutside(page: Page, button: Locator, name: string, label: string, touch: boolean, outside: { x: number; y: number }) {
+/**
+ * Escape closes it, the focus back on its button; opened again, a press at `outside` (nothing there to act on) closes it.
+ * `loaded`: what the panel shows once loaded, waited for after it opens again (the Members panel asks for its list again
+ * and grows when it lands: measured before that, the press could land on the grown panel).
+ */
+async function escapeAndOutside(page: Page, button: Locator, name: string, label: string, touch: boolean, outside: { x: number; y: number }, loaded?: (dialog: Locator) => Locator) {
   const dialog = page.getByRole("dialog", { name });
   await page.keyboard.press("Escape");
   await dialog.waitFor({ state: "hidden" });
   expect(await focusedLabel(page)).toBe(label);
   await press(button, touch);
   await dialog.waitFor({ state: "visible" });
+  if (loaded) await loaded(dialog).waitFor();
   // A panel grows as its parts load (the settings' notification part on a slow machine): press below it then.
   const box = (await dialog.boundingBox())!;
   const y = outside.y > box.y && outside.y < box.y + box.height ? box.y + box.height + OUTSIDE_GAP_PX : outside.y;
@@ -76,10 +81,11 @@ describe("panels and dialogs", () => {
         const button = page.getByRole("button", { name: label, exact: true });
         const { dialog, box, anchor } = await open(page, button, label, touch, button);
         // What each shows once loaded (the screenshot is of that).
-        await (label === "Members" ? dialog.getByText("dev@localhost") : dialog.getByRole("combobox", { name: /depth/i })).waitFor();
+        const loaded = (d: Locator) => (label === "Members" ? d.getByText("dev@localhost") : d.getByRole("combobox", { name: /depth/i }));
+        await loaded(dialog).waitFor();
         expect(box.y, `${label} opens below its button`).toBeGreaterThanOrEqual(anchor.y + anchor.height);
         await shot(page, `panel-${label.toLowerCase().replace(/ /g, "-")}-${name}`);
-        await escapeAndOutside(page, button, label, label, touch, inTranscript);
+        await escapeAndOutside(page, button, label, label, touch, inTranscript, loaded);
       }
 
       // The agent options, above the composer card and its width.
