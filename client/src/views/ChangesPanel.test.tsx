@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor, within } from "@solidjs/testing-library";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { LoggedChanges } from "../../../shared/changes-from-log";
 import type { WorktreeDiff } from "../../../shared/worktree";
 import { ChangesPanel, COLLAPSE_LINES } from "./ChangesPanel";
@@ -24,6 +24,13 @@ const LOG: LoggedChanges = {
 
 let posted: unknown[];
 let wide: boolean;
+
+// The highlighter and its TypeScript grammar are chunks of their own: loaded here once, so a test waits on its
+// rendering, not on importing highlight.js through the transform of a loaded machine (a 1 s wait ran out in a run).
+beforeAll(async () => {
+  const { highlightRows } = await import("../lib/highlight");
+  await highlightRows("warm.ts", [{ op: " ", text: "const a = 1;", oldLine: 1, newLine: 1 }]);
+});
 
 beforeEach(() => {
   posted = [];
