@@ -45,8 +45,17 @@ export async function launchPersistent(userDataDir: string, options: BrowserCont
   return chromium.launchPersistentContext(userDataDir, { ...options, executablePath: CHROMIUM, args: ARGS });
 }
 
-export const DESKTOP = { viewport: { width: 1280, height: 800 } };
-export const PHONE = { ...devices["iPhone 13"], viewport: { width: 390, height: 844 } };
+/**
+ * The tests' pages keep still (`prefers-reduced-motion`, which the app honours): an endless CSS animation (the
+ * pulsing status dot of a running turn, a spinner) has a software-compositing Chromium draw every frame, 0.1–0.15 of
+ * a core per page measured, and the suite had pages in a turn most of its time. The bench measures what people
+ * see, with motion (`withMotion`).
+ */
+const STILL = { reducedMotion: "reduce" } as const;
+export const DESKTOP = { viewport: { width: 1280, height: 800 }, ...STILL };
+export const PHONE = { ...devices["iPhone 13"], viewport: { width: 390, height: 844 }, ...STILL };
+/** A profile as people have it: animations on. */
+export const withMotion = <T extends BrowserContextOptions>(profile: T): T => ({ ...profile, reducedMotion: "no-preference" });
 
 /**
  * Screenshots for a person to look at (README: "Look at what you changed"): written to test/e2e/__screenshots__
