@@ -54,7 +54,7 @@ describe("baton attach for a guest", () => {
     const ws = res.webSocket!;
     ws.accept();
     const frames: ServerFrame[] = [];
-    ws.addEventListener("message", (e) => frames.push(JSON.parse(e.data as string) as ServerFrame));
+    ws.addEventListener("message", (e) => void frames.push(JSON.parse(e.data as string) as ServerFrame));
     await waitFor(() => frames.find((f) => f.type === "welcome"), "welcome");
     expect(frames.find((f) => f.type === "welcome")).toMatchObject({ viewer: { role: "viewer" } });
 

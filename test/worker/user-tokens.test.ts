@@ -39,7 +39,7 @@ async function attach(sessionId: string, token: string | null): Promise<Attached
   const ws = res.webSocket!;
   ws.accept();
   const frames: ServerFrame[] = [];
-  ws.addEventListener("message", (e) => frames.push(...framesOf(JSON.parse(e.data as string) as ServerFrame)));
+  ws.addEventListener("message", (e) => void frames.push(...framesOf(JSON.parse(e.data as string) as ServerFrame)));
   await waitFor(() => frames.some((f) => f.type === "ready"), "ready");
   return { status: 101, body: null, frames, ws };
 }
@@ -65,7 +65,7 @@ describe("user tokens", () => {
     expect(welcome(a)).toMatchObject({ viewer: { role: "owner" } });
     expect(await op(a, { op: "message.send", id: "from-editor", blocks: text("hi") })).toMatchObject({ type: "ack" });
     let closedWith: number | null = null;
-    a.ws!.addEventListener("close", (e) => (closedWith = e.code));
+    a.ws!.addEventListener("close", (e) => void (closedWith = e.code));
 
     const listed = await api<{ tokens: { id: string; name: string; lastUsedAt: number | null }[] }>("/api/user-tokens");
     const mine = listed.body.tokens.find((t) => t.name === "laptop" && t.lastUsedAt !== null)!;
