@@ -22,7 +22,7 @@ import type { ClientOp, ServerFrame, Viewer } from "../../shared/viewer-protocol
 import { memorySql } from "../../worker/testing/memory-sql";
 import { RoomCore, type Replier } from "../../worker/session-room/room-core";
 import { RoomStore } from "../../worker/session-room/room-store";
-import { DESKTOP, launch, withMotion } from "../../test/e2e/browser";
+import { DESKTOP, launch, asPeopleHaveIt } from "../../test/e2e/browser";
 
 type Row = { figure: string; measured: string; ratio?: number; target?: string; ok?: boolean };
 const row = (r: Row) => console.log(`BENCH_ROW ${JSON.stringify(r)}`);
@@ -336,7 +336,7 @@ async function firstRenderMs(rows: number, throttle: number): Promise<number> {
   const times: number[] = [];
   try {
     for (let i = 0; i < UNTRACED_LOADS; i++) {
-      const context = await browser.newContext(withMotion(DESKTOP));
+      const context = await browser.newContext(asPeopleHaveIt(DESKTOP));
       try {
         const page = await context.newPage();
         if (throttle > 1) await (await context.newCDPSession(page)).send("Emulation.setCPUThrottlingRate", { rate: throttle });
@@ -356,7 +356,7 @@ async function firstRenderMs(rows: number, throttle: number): Promise<number> {
 async function run(rows: number, throttle = 1) {
   const room = await fakeRoom(rows);
   const { url, server } = await serve(dir, room);
-  const context = await browser.newContext(withMotion(DESKTOP));
+  const context = await browser.newContext(asPeopleHaveIt(DESKTOP));
   const page = await context.newPage();
   try {
     if (throttle > 1) await (await context.newCDPSession(page)).send("Emulation.setCPUThrottlingRate", { rate: throttle });

@@ -20,7 +20,7 @@
 import os from "node:os";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, it } from "vitest";
-import { DESKTOP, launch, PHONE, withMotion } from "../../test/e2e/browser";
+import { DESKTOP, launch, PHONE, asPeopleHaveIt } from "../../test/e2e/browser";
 import { createSession, NodeViewer, type Stack, startTestStack, waitFor } from "../../test/e2e/support";
 
 type Row = { figure: string; measured: string; ratio?: number; target?: string; ok?: boolean };
@@ -42,8 +42,8 @@ const PROMPTS = ["show me some markdown", "tool", "fence", "think", "plan", "sho
 const TARGET = { lcpMs: 1500, tbtMs: 150, cls: 0.02 };
 
 const PROFILES = {
-  phone: { options: withMotion(PHONE), throttle: PHONE_THROTTLE, label: `phone (${PHONE_THROTTLE}× CPU, 390 px)` },
-  desktop: { options: withMotion(DESKTOP), throttle: 1, label: "desktop (1280 px)" },
+  phone: { options: asPeopleHaveIt(PHONE), throttle: PHONE_THROTTLE, label: `phone (${PHONE_THROTTLE}× CPU, 390 px)` },
+  desktop: { options: asPeopleHaveIt(DESKTOP), throttle: 1, label: "desktop (1280 px)" },
 } as const;
 type ProfileName = keyof typeof PROFILES;
 
@@ -200,7 +200,7 @@ beforeAll(async () => {
   }
   v.close();
   browser = await launch();
-  const context = await browser.newContext(withMotion(DESKTOP));
+  const context = await browser.newContext(asPeopleHaveIt(DESKTOP));
   const page = await context.newPage();
   await page.goto(`${stack.url}/s/${sessionId}`);
   await page.getByTestId("row-agent").last().waitFor();

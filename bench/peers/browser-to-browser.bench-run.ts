@@ -22,7 +22,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, it } from "vitest";
-import { DESKTOP, launch, PHONE, withMotion } from "../../test/e2e/browser";
+import { DESKTOP, launch, PHONE, asPeopleHaveIt } from "../../test/e2e/browser";
 import { createSession, FAST_DEMO, type Stack, startTestStack } from "../../test/e2e/support";
 import { HapiHub, type HapiSession } from "./hapi-hub";
 
@@ -262,8 +262,8 @@ afterAll(async () => {
 
 /** A desktop page and a throttled phone page, both with their recorders, in their own browsers. */
 async function screens(rule: AgentRule): Promise<{ desktop: Page; phone: Page }> {
-  const d = await desktopBrowser.newContext(withMotion(DESKTOP));
-  const ph = await phoneBrowser.newContext(withMotion(PHONE));
+  const d = await desktopBrowser.newContext(asPeopleHaveIt(DESKTOP));
+  const ph = await phoneBrowser.newContext(asPeopleHaveIt(PHONE));
   contexts.push(d, ph);
   await d.addInitScript(installClickClock, { sendLabel: "Send", marker: MARKER });
   await ph.addInitScript(installProbe, rule);

@@ -10,7 +10,7 @@ import type { CDPSession, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { PushPayload } from "../../shared/push-api";
 import { SW_MESSAGE_NOTIFICATION_ACTION, type SwActionReply } from "../../client/src/push/sw-messages";
-import { DESKTOP, launchPersistent, PHONE, shot } from "./browser";
+import { DESKTOP, launchPersistent, PHONE, shot, withServiceWorker } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
 import { idle, openSession, tid } from "./session-page";
 import { createSession, NodeViewer, waitFor } from "./support";
@@ -89,7 +89,7 @@ describe("installable app and push (Chromium)", () => {
 
     // A profile on disk: Chromium reports "in-incognito" for any app in a throwaway context.
     const profile = mkdtempSync(join(tmpdir(), "baton-pwa-profile-"));
-    const ctx = await launchPersistent(profile, DESKTOP);
+    const ctx = await launchPersistent(profile, withServiceWorker(DESKTOP));
     try {
       const page = ctx.pages()[0] ?? (await ctx.newPage());
       await page.goto(e2e.stack.url);
@@ -105,7 +105,7 @@ describe("installable app and push (Chromium)", () => {
   });
 
   it("opens offline from the cached shell to a clear \"You're offline\", and recovers when back online", async () => {
-    const ctx = await e2e.browser.newContext(DESKTOP);
+    const ctx = await e2e.browser.newContext(withServiceWorker(DESKTOP));
     const page = await ctx.newPage();
     await page.goto(e2e.stack.url);
     await workerReady(page);
@@ -123,7 +123,7 @@ describe("installable app and push (Chromium)", () => {
 
   it("a push to the worker shows the permission with Approve / Deny; the worker's Approve path (its tap handler, run by message) answers it for every viewer; a second tap says who answered first", async () => {
     const sessionId = await createSession(e2e.stack.url);
-    const ctx = await e2e.browser.newContext(DESKTOP);
+    const ctx = await e2e.browser.newContext(withServiceWorker(DESKTOP));
     await ctx.grantPermissions(["notifications"], { origin: e2e.stack.url });
     const page = await ctx.newPage();
     await openSession(page, e2e.stack.url, sessionId, "idle");
@@ -195,7 +195,7 @@ describe("installable app and push (Chromium)", () => {
   ] as const) {
     it(`${name}: the enable-notifications flow (user menu, the offer after a send) — screenshots`, async () => {
       const sessionId = await createSession(e2e.stack.url);
-      const ctx = await e2e.browser.newContext(profile);
+      const ctx = await e2e.browser.newContext(withServiceWorker(profile));
       const page = await ctx.newPage();
       await page.goto(e2e.stack.url);
       await tid(page, "new-session").waitFor({ timeout: 20_000 });
