@@ -3,7 +3,7 @@
 // (the room searches its whole log); choosing it pages the transcript down to it, shows it highlighted and
 // focused — desktop and phone. "Export as Markdown" downloads the transcript with every turn.
 // The long session is made through a product path that is fast at this size: the demo agent's own stored
-// session (its state folder is the machine's temp folder on the test stack) with 2,000 turns, imported with
+// session (in the stack's folder for it, `Stack.demoSessions`) with 2,000 turns, imported with
 // "Continue a past session" (the daemon relays its history once, as ordinary rows).
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";

@@ -249,11 +249,9 @@ export class Machine extends DurableObject<Env> implements MachineRpc {
     };
   }
 
-  /** Whether the daemon's tunnel is here; a stale "online" (presenceIsStale) becomes offline for rooms, directory and lists. */
-  async presence(): Promise<{ online: boolean }> {
-    const online = this.tunnel() !== null;
-    if (presenceIsStale(this.store.get("online"), online)) await this.setOffline();
-    return { online };
+  /** Checks that the daemon's tunnel is here: a stale "online" (presenceIsStale) becomes offline for rooms, directory and lists. */
+  async checkPresence(): Promise<void> {
+    if (presenceIsStale(this.store.get("online"), this.tunnel() !== null)) await this.setOffline();
   }
 
   async setBudget(budget: number): Promise<void> {

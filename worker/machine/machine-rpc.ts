@@ -14,8 +14,8 @@ export interface MachineRpc extends Rpc.DurableObjectBranded {
   /** A question the daemon answers now (shared/tunnel-ask.ts): offline → MACHINE_OFFLINE at once, no answer → ASK_TIMEOUT. */
   ask(request: AskRequest, timeoutMs: number): Promise<AskWireOutcome>;
   status(): Promise<{ online: boolean; activeCount: number; budget: number; pendingDown: number; lastSeenUp: number }>;
-  /** Whether the daemon's tunnel is here; a Machine reset while its daemon stayed away then says offline to all. */
-  presence(): Promise<{ online: boolean }>;
+  /** Checks that the daemon's tunnel is here: a Machine reset while its daemon stayed away then says offline to all. */
+  checkPresence(): Promise<void>;
   setBudget(budget: number): Promise<void>;
   /** Token revoked: close the tunnel now. */
   disconnect(reason: string): Promise<void>;

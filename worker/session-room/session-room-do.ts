@@ -52,11 +52,8 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
       dispatch: (machineId, sessionId, command, opts) => this.dispatch(machineId, sessionId, command, opts),
       checkMachinePresence: (machineId) =>
         machineStub(this.env, machineId)
-          .presence()
-          .then(
-            () => undefined,
-            (err: unknown) => console.error("machine presence check failed", err),
-          ),
+          .checkPresence()
+          .catch((err: unknown) => console.error("machine presence check failed", err)),
       // Each directory write, when it changed the row, reaches the members' live lists (worker/session-feed).
       directoryStatus: (sessionId, state) => this.listChange(sessionId, setSessionStatus(this.env.DB, sessionId, state)),
       directoryActivity: (sessionId, at) => this.listChange(sessionId, setSessionActivity(this.env.DB, sessionId, at)),

@@ -46,6 +46,6 @@ export function loadChunk<T>(load: () => Promise<T>, net: ChunkNetwork = browser
 
 /** Solid's `lazy` over `loadChunk`: the component's chunk is retried, never a crash of the page around it. */
 // `any`: the same bound as Solid's `lazy`, whose props type it passes on.
-export function lazyChunk<T extends Component<any>>(load: () => Promise<{ default: T }>, net?: ChunkNetwork) {
-  return lazy(() => loadChunk(load, net));
+export function lazyChunk<T extends Component<any>>(load: () => Promise<{ default: T }>) {
+  return lazy(() => loadChunk(load));
 }

@@ -29,7 +29,6 @@ export function createFollow(scroller: () => HTMLElement | undefined, content: (
     const el = scroller();
     const inner = content();
     if (!el) return;
-    lastTop = el.scrollTop;
     const onScroll = () => {
       const top = el.scrollTop;
       const movedUp = top < lastTop - 1;
