@@ -74,8 +74,10 @@ describe("hostile input against the real DOs", () => {
     expectFloodOutcome(flooder, outcome, limited.length, seconds);
     expect(limited.length).toBeGreaterThanOrEqual(1);
     expect(limited.length).toBeLessThanOrEqual(Math.ceil(seconds / (RATE_NOTICE_WINDOW_MS / 1000)) + 1);
+    // Parsed: what the bucket allows over the time the room took to read the burst (a loaded machine reads it over
+    // 10 s or more, so no fixed figure holds); the rest dropped without an answer.
     expect(errors.length - limited.length).toBeLessThanOrEqual(RATE_BURST + RATE_PER_SECOND * (seconds + 1));
-    expect(errors.length).toBeLessThan(1000 / 4);
+    expect(errors.length).toBeLessThan(1000);
   });
 
   it("100 frames of 250 KB: only what the bucket allows is parsed", async () => {
