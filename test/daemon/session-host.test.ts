@@ -89,9 +89,10 @@ describe("ACP host: scripted turns", () => {
     await f.rec.waitFor((e) => e.t === "session.update" && JSON.stringify(e.update).includes("… 1/30"));
     const t0 = Date.now();
     f.send({ t: "cancel", sessionId: "c1" });
-    const ended = await f.rec.waitFor((e) => e.t === "turn.ended" && e.turnId === "t1", 3000);
+    const ended = await f.rec.waitFor((e) => e.t === "turn.ended" && e.turnId === "t1", 5000);
     expect(ended).toMatchObject({ stopReason: "cancelled" });
-    expect(Date.now() - t0).toBeLessThan(1000);
+    // Seconds, not the 29 left of the sleep (a loaded machine's round trip to the agent process takes its time).
+    expect(Date.now() - t0).toBeLessThan(3000);
   });
 
   it("a prompt while a turn runs is refused with command.failed (race backstop)", async () => {

@@ -65,7 +65,8 @@ describe("snapshotTree", () => {
     const slow: typeof run = (args, cwd, env) => new Promise((r) => setTimeout(() => r(run(args, cwd, env)), 2_000));
     const t0 = Date.now();
     expect(await turnSnapshots(slow, t.worktrees, 100)(wt)).toBeNull();
-    expect(Date.now() - t0).toBeLessThan(1_000);
+    // Less than the slow git's 2 s: the 100 ms bound cut it short (a loaded machine adds its own delay).
+    expect(Date.now() - t0).toBeLessThan(2_000);
   });
 });
 
