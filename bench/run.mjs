@@ -9,6 +9,7 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { installPeer, peerDir } from "../scripts/install-peers.mjs";
+import { TSC } from "../scripts/typecheck.mjs";
 import { compareRows } from "./compare.mjs";
 
 const VITEST = new URL("../node_modules/vitest/vitest.mjs", import.meta.url).pathname;
@@ -69,7 +70,7 @@ function typecheckAiChat() {
     }),
   );
   return new Promise((resolve, reject) => {
-    const tsc = spawn(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", config], { stdio: ["ignore", "inherit", "inherit"] });
+    const tsc = spawn(process.execPath, [TSC, "-p", config], { stdio: ["ignore", "inherit", "inherit"] });
     tsc.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`tsc -p ${config} exited ${code}`))));
   });
 }

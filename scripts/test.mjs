@@ -80,7 +80,7 @@ process.env.BATON_DAEMON_BIN = join(bundle, "baton.mjs");
 process.env.BATON_DEMO_AGENT = join(bundle, "demo-agent.mjs");
 // A failed install is not the end of the run: the files that need the CLI try again and fail with npm's reason.
 await installAgent("gemini").catch((err) => console.error(`[agents] gemini: ${err instanceof Error ? err.message : err}`));
-const checking = typecheck({ parallel: 1, niceness: TYPECHECK_NICENESS });
+const checking = typecheck({ parallel: 1, niceness: TYPECHECK_NICENESS, singleThreaded: true });
 const codes = await Promise.all(
   RUNS.map(({ name, projects, niceness, args }) =>
     run(["run", ...projects.flatMap((p) => ["--project", p]), ...args, "--reporter=./test/progress-reporter.ts", "--reporter=blob", `--outputFile.blob=${join(blobs, `${name}.json`)}`, ...filtered, ...extra], niceness),
