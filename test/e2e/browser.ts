@@ -55,6 +55,9 @@ export async function launchPersistent(userDataDir: string, options: BrowserCont
  * The bench measures what people get: `asPeopleHaveIt` puts both back.
  */
 const TEST_PAGE = { reducedMotion: "reduce", serviceWorkers: "block" } as const;
+// Two people are two contexts, not two pages of one: a context's pages are tabs of one window, and the tab behind
+// gets ~2 animation frames a second, so every Playwright action on it waits ~2 s for its element to be "stable"
+// (worktree-session's two-page test took 72 s alone, 21 s with a context each).
 export const DESKTOP = { viewport: { width: 1280, height: 800 }, ...TEST_PAGE };
 export const PHONE = { ...devices["iPhone 13"], viewport: { width: 390, height: 844 }, ...TEST_PAGE };
 /** A profile whose pages install the service worker (installability, push). */

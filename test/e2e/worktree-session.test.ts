@@ -76,9 +76,12 @@ describe("a worktree per session", () => {
     ["phone", PHONE],
   ] as const) {
     it(`${name}: two sessions in two worktrees of one repository do not see each other's edits; delete removes the worktree`, async () => {
+      // A context each: two pages of one context are two tabs of one window, and the one behind gets ~2 animation
+      // frames a second, so each Playwright action on it waits ~2 s for its element to be "stable".
       const ctx = await e2e.browser.newContext(profile);
+      const ctxB = await e2e.browser.newContext(profile);
       const a = await ctx.newPage();
-      const b = await ctx.newPage();
+      const b = await ctxB.newPage();
       const idA = await startInWorktree(a, name, `${name}/a`);
       await a.getByTestId("connection-state").filter({ hasText: /live/i }).waitFor({ timeout: 20_000 });
       await save(a, `${name}-session-header-worktree`);
@@ -230,6 +233,7 @@ describe("a worktree per session", () => {
       // The branch keeps its commit.
       expect(git(repo.repo, "log", "-1", "--format=%s", `${name}/a-2`).trim()).toBe(`Notes from the ${name}`);
       await ctx.close();
+      await ctxB.close();
     }, 240_000);
   }
 
