@@ -138,13 +138,21 @@ export async function startTcpRelay(targetPort: number): Promise<{ port: number;
   };
 }
 
+/**
+ * How often waitFor asks: briskly at first, then every 100 ms. A long wait (a turn, a reconnect) asking a page 40
+ * times a second kept Chromium's browser process and the page busy for nothing (each ask is a round trip to both).
+ */
+const POLL_FIRST_MS = 25;
+const POLL_MAX_MS = 100;
+
 export async function waitFor<T>(fn: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, ms = 15_000): Promise<T> {
   const until = Date.now() + ms;
-  for (;;) {
+  for (let asked = 0; ; asked++) {
     const v = await fn();
     if (v) return v;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
+    // 25 ms for the first four asks, 50 for the next four, then 100.
+    await new Promise((r) => setTimeout(r, Math.min(POLL_MAX_MS, POLL_FIRST_MS * 2 ** Math.floor(asked / 4))));
   }
 }
 
