@@ -1,7 +1,7 @@
 // Where a command's CPU goes, by process: `node scripts/cpu-census.mjs npm test` runs the command and, once a second,
 // reads every process's CPU time from /proc (Linux). At the end it prints the CPU seconds by kind of process
-// (Chromium's renderers, workerd, the agents…) and by the vitest run that started it (e2e, agents, daemon, the
-// CPU-bound run, the type checks). `npm test` on 2 cores is CPU-bound (the machine busy throughout), so its wall
+// (Chromium's renderers, workerd, the agents…), by the vitest run that started it (e2e, agents, daemon, the
+// CPU-bound run, the type checks), and by both. `npm test` on 2 cores is CPU-bound (the machine busy throughout), so its wall
 // time follows the sum of this table, not any one file's duration. A process that lives less than a second is
 // missed; its parent's "children" time is not added (it would count the sampled ones twice).
 import { spawn } from "node:child_process";
@@ -89,6 +89,7 @@ function report(seenAtStart, root) {
   for (const q of procs.values()) (byPid.get(q.pid) ?? byPid.set(q.pid, []).get(q.pid)).push(q);
   const byKind = new Map();
   const byRun = new Map();
+  const byRunKind = new Map();
   let total = 0;
   let outside = 0;
   for (const [key, p] of procs) {
@@ -103,15 +104,18 @@ function report(seenAtStart, root) {
     const k = kindOf(p);
     byKind.set(k, (byKind.get(k) ?? 0) + used);
     byRun.set(r, (byRun.get(r) ?? 0) + used);
+    const cell = `${r} · ${k}`;
+    byRunKind.set(cell, (byRunKind.get(cell) ?? 0) + used);
   }
-  const table = (title, m) => {
+  const table = (title, m, rows = 16) => {
     console.log(`\n${title}`);
-    for (const [name, t] of [...m].sort((a, b) => b[1] - a[1]).slice(0, 16))
-      console.log(`  ${name.padEnd(34)} ${(t / TICKS).toFixed(0).padStart(6)} s  ${((100 * t) / total).toFixed(1).padStart(5)} %`);
+    for (const [name, t] of [...m].sort((a, b) => b[1] - a[1]).slice(0, rows))
+      console.log(`  ${name.padEnd(50)} ${(t / TICKS).toFixed(0).padStart(6)} s  ${((100 * t) / total).toFixed(1).padStart(5)} %`);
   };
   console.log(`\ncpu-census: the command used ${(total / TICKS).toFixed(0)} CPU seconds (the rest of the machine ${(outside / TICKS).toFixed(0)} s)`);
   table("by kind of process", byKind);
   table("by run", byRun);
+  table("by run and kind", byRunKind, 24);
 }
 
 const [cmd, ...args] = process.argv.slice(2);
