@@ -16,6 +16,7 @@ const TOOLS: Readonly<Record<string, string>> = {
   "@types/node": "Node's types (tsconfig types)",
   "@types/ws": "types of ws",
   jsdom: "the client project's test environment",
+  "typescript-7": "TypeScript 7's native tsc, run by path for the type checks (scripts/typecheck.mjs)",
 };
 
 function sourceFiles(dir: string, out: string[] = []): string[] {
