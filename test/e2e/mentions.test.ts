@@ -61,7 +61,7 @@ async function mention(profile: BrowserContextOptions, name: string, byTap: bool
       .poll(async () => {
         const [chip, field] = await Promise.all([tid(page, "mention-chips").locator("mark").boundingBox(), input.boundingBox()]);
         return !!chip && !!field && chip.y >= field.y && chip.y + chip.height <= field.y + field.height && chip.x >= field.x;
-      }, { timeout: 5_000 })
+      }, { timeout: 10_000 })
       .toBe(true);
     await shot(page, `mentions-${name}-chip`);
     if (byTap) await tid(page, "send-button").tap();

@@ -29,7 +29,7 @@ async function open(page: Page, button: Locator, name: string, touch: boolean, b
   await press(button, touch);
   const dialog = page.getByRole("dialog", { name });
   await dialog.waitFor({ state: "visible" });
-  await waitFor(() => focusInside(dialog), `the focus moves into ${name}`, 3_000);
+  await waitFor(() => focusInside(dialog), `the focus moves into ${name}`, 10_000);
   const box = (await dialog.boundingBox())!;
   const view = page.viewportSize()!;
   expect(box.x, `${name} left edge`).toBeGreaterThanOrEqual(0);
@@ -135,7 +135,7 @@ describe("panels and dialogs", () => {
         expect(await toast.isVisible()).toBe(true);
         await shot(page, `toast-held-${name}`);
         await page.mouse.move(2, 2);
-        await toast.waitFor({ state: "hidden", timeout: 5_000 });
+        await toast.waitFor({ state: "hidden", timeout: 10_000 });
       }
       await ctx.close();
     });

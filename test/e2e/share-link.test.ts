@@ -73,7 +73,7 @@ async function run(profile: BrowserContextOptions, label: "desktop" | "phone") {
   await o.getByRole("button", { name: "Members" }).click();
   await o.getByRole("dialog", { name: "Members" }).getByRole("button", { name: /^Revoke link: / }).click();
   await o.getByRole("dialog", { name: "Members" }).getByText("No active links.").waitFor();
-  await s.getByRole("heading", { name: "This link was revoked" }).waitFor({ timeout: 5_000 });
+  await s.getByRole("heading", { name: "This link was revoked" }).waitFor({ timeout: 15_000 });
   await s.getByText("This share link was revoked by the session's owner.").waitFor();
   await snap(s, `spectator-revoked-${label}`);
 

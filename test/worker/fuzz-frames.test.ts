@@ -11,12 +11,14 @@ import { exports } from "cloudflare:workers";
 /**
  * A flood's socket either drained, or — when the room took RATE_STRIKES_TO_CLOSE notice windows to read the burst
  * (a loaded machine reads a 1,000-frame burst slowly, and the gate sees time at read) — was closed 1008 after
- * exactly one RATE_LIMITED per window before it.
+ * one RATE_LIMITED per refused window before it.
  */
 function expectFloodOutcome(flooder: TestViewer, outcome: "drained" | "closed", limited: number, seconds: number): void {
   if (outcome === "drained") return expect(flooder.closed).toBeNull();
   expect(flooder.closed?.code).toBe(CLOSE_POLICY);
-  expect(limited).toBe(RATE_STRIKES_TO_CLOSE - 1);
+  // At least one notice per strike before the close; more when a slow read let a window pass under the rate (the
+  // strikes start again: rate-limit.test.ts has the exact rule).
+  expect(limited).toBeGreaterThanOrEqual(RATE_STRIKES_TO_CLOSE - 1);
   expect(seconds).toBeGreaterThanOrEqual(((RATE_STRIKES_TO_CLOSE - 1) * RATE_NOTICE_WINDOW_MS) / 1000);
 }
 
