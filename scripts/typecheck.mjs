@@ -3,7 +3,7 @@
 // list (scripts/test.mjs) beside the tests, one at a time and single-threaded.
 //
 // The checker is TypeScript 7 (the native compiler, devDependency `typescript-7`): the same checks as 5.9 on these
-// projects at a third of the CPU (measured: 97 → 32 CPU-s for the seven, 18 single-threaded). `typescript` 5.9
+// projects at a third of the CPU (measured: 97 → 32 CPU-s for the seven, 17 single-threaded). `typescript` 5.9
 // stays for the compiler API that test/build/import-cycles.test.ts reads imports with, and for editors.
 import { spawn } from "node:child_process";
 import { availableParallelism, getPriority, setPriority } from "node:os";

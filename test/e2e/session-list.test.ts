@@ -54,8 +54,7 @@ describe("session list", () => {
       const ctx = await e2e.browser.newContext(profile);
       const a = await openList(ctx, tag, 3);
       const b = await openList(ctx, tag, 3);
-      // The person works in A; B, the tab behind, is watched. (The tab in front is the one Playwright can act on
-      // briskly: the one behind gets ~2 animation frames a second, and each action waits ~2 s for "stable".)
+      // The person works in A; B, the tab behind, is only watched (browser.ts: the tab behind is slow to act on).
       await a.bringToFront();
       await row(a, `${tag} beta`).getByTestId("marker-running").waitFor({ timeout: LIVE_MS });
       await row(a, `${tag} gamma`).getByTestId("marker-needs-you").waitFor({ timeout: LIVE_MS });

@@ -76,8 +76,7 @@ describe("a worktree per session", () => {
     ["phone", PHONE],
   ] as const) {
     it(`${name}: two sessions in two worktrees of one repository do not see each other's edits; delete removes the worktree`, async () => {
-      // A context each: two pages of one context are two tabs of one window, and the one behind gets ~2 animation
-      // frames a second, so each Playwright action on it waits ~2 s for its element to be "stable".
+      // Two people, two contexts (browser.ts: the tab behind in one context is slow to act on).
       const ctx = await e2e.browser.newContext(profile);
       const ctxB = await e2e.browser.newContext(profile);
       const a = await ctx.newPage();
