@@ -21,8 +21,8 @@ describe("a guest's session list", () => {
         .session.id;
     const shared = await start();
     const privateOne = await start();
-    expect((await call(`/api/sessions/${shared}/members`, { method: "POST", headers: alice, body: JSON.stringify({ email: "gwen@elsewhere.example", role: "member" }) })).status).toBe(201);
-    const guest = await signIn("gwen@elsewhere.example");
+    expect((await call(`/api/sessions/${shared}/members`, { method: "POST", headers: alice, body: JSON.stringify({ email: "greta@elsewhere.example", role: "member" }) })).status).toBe(201);
+    const guest = await signIn("greta@elsewhere.example");
     expect((await call<{ scope: string }>("/api/me", { headers: guest })).body.scope).toBe("guest");
 
     const page = await call<{ sessions: { id: string; role: string; unread: boolean }[] }>("/api/sessions", { headers: guest });

@@ -58,7 +58,8 @@ export async function authTestProjects() {
         miniflare: { bindings: { TEST_MODE: "1", TEST_MIGRATIONS: migrations, ...bindings }, outboundService: outbound },
       })),
     ],
-    test: { name, include: [include], setupFiles: ["test/worker/apply-migrations.ts", "test/worker/settle-daemons.ts"], testTimeout: 30_000 },
+    // One workerd for the project's files, as the worker project (vitest.config.ts says why).
+    test: { name, include: [include], setupFiles: ["test/worker/apply-migrations.ts", "test/worker/settle-daemons.ts"], isolate: false, testTimeout: 30_000 },
   });
 
   // A VAPID key pair for the push project, as `npx @pushforge/builder vapid` makes one (P-256 JWK).
