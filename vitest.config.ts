@@ -27,6 +27,8 @@ export default defineConfig({
           name: "daemon",
           environment: "node",
           include: ["test/daemon/**/*.test.ts"],
+          // One module graph per worker (no mocks; the one file that sets process.env puts it back): 83 → 73 CPU-s alone.
+          isolate: false,
           testTimeout: 30_000,
         },
       },
