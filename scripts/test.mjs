@@ -26,7 +26,9 @@ const RUNS = [
   // Two e2e files at a time: each spends most of its time waiting on its stack and Chromium, and one at a time
   // the e2e run was the whole suite's tail (≈ 940 s of files on 2 cores). vitest starts the slowest known first.
   { name: "e2e", projects: ["e2e"], niceness: 0, args: [`--maxWorkers=${E2E_FILES_AT_ONCE}`, "--fileParallelism"] },
-  { name: "agents", projects: ["agents"], niceness: 0, args: [] },
+  // Real agents (Claude Code, Codex) through their own stack and Chromium: they wait on the agents more than they
+  // compute, and ended minutes before e2e (490 vs 624 s); a step below e2e, the suite's last run, leaves it the CPU.
+  { name: "agents", projects: ["agents"], niceness: 2, args: [] },
   // The daemon against real processes: waiting more than computing, so beside the CPU-bound queue, not in it.
   { name: "daemon", projects: ["daemon"], niceness: 0, args: [] },
   // One file at a time (vitest's default on 2 cores): two made the workerd reliability scenarios (200 viewers, floods)
