@@ -105,6 +105,44 @@ describe("first paint without the markdown renderer", () => {
     await ctx.close();
   });
 
+  it("phone: the composer keeps its place when the agent's settings arrive with the join (no layout shift; issue 31 #1)", async () => {
+    const ctx = await e2e.browser.newContext(PHONE);
+    const page = await ctx.newPage();
+    // Chromium's own layout-shift entries, each with the nodes that moved.
+    await page.addInitScript(() => {
+      const w = window as unknown as { shifts: { value: number; composer: boolean }[] };
+      w.shifts = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: { node?: Node | null }[] })[]) {
+          if (e.hadRecentInput) continue;
+          const composer = (e.sources ?? []).some((s) => s.node instanceof Element && s.node.closest("[data-testid=composer]") !== null);
+          w.shifts.push({ value: e.value, composer });
+        }
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    // The join waits until the page has painted its composer (a slow network does this on its own).
+    let letIn!: () => void;
+    const door = new Promise<void>((r) => (letIn = r));
+    await page.routeWebSocket(/\/api\/sessions\/[^/]+\/ws/, async (ws) => {
+      await door;
+      ws.connectToServer();
+    });
+    await page.goto(`${e2e.stack.url}/s/${sessionId}`);
+    await page.getByTestId("composer-input").waitFor();
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+    const before = (await page.getByTestId("composer-input").boundingBox())!.y;
+    letIn();
+    await page.getByTestId("row-agent").last().filter({ hasText: "Demo reply" }).waitFor();
+    await page.getByTestId("model-select").waitFor();
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+    expect((await page.getByTestId("composer-input").boundingBox())!.y, "the message box stays where it was painted").toBe(before);
+    const shifts = await page.evaluate(() => (window as unknown as { shifts: { value: number; composer: boolean }[] }).shifts);
+    expect(shifts.filter((s) => s.composer), "layout shifts of the composer").toEqual([]);
+    // The page's cumulative layout shift (one session window here) within issue 31's target.
+    expect(shifts.reduce((a, s) => a + s.value, 0)).toBeLessThan(0.02);
+    await ctx.close();
+  });
+
   it("a session page dials its socket while its chunk still loads, and the page uses that socket (issue 31 #1)", async () => {
     const ctx = await e2e.browser.newContext(PHONE);
     const page = await ctx.newPage();

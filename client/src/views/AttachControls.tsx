@@ -35,12 +35,14 @@ export function AttachControls(props: { config: ConfigState | null; canAct: bool
         <Paperclip size={18} aria-hidden="true" />
       </button>
       <input ref={files} type="file" multiple hidden data-testid="attach-input" onChange={(e) => picked(e.currentTarget)} />
-      <Show when={props.canAct && hasCamera()}>
+      {/* There from the first paint (disabled, as the file picker, until the join says this person may send): appearing with the join moved the buttons after it. */}
+      <Show when={hasCamera()}>
         <button
           type="button"
           class="icon-btn attach-btn"
           aria-label="Take a photo"
           title={offer().ok ? "Take a photo" : why()}
+          disabled={!props.canAct}
           aria-disabled={!offer().ok}
           data-testid="camera-button"
           onClick={() => (offer().ok ? camera.click() : props.onError(why()))}

@@ -242,7 +242,8 @@ export function Sender(props: Props) {
         </div>
       </Show>
       <div class="composer-bar">
-        <div class="selects">
+        {/* Until the agent's settings first arrive (with the join), a phone keeps their row's height: the pills then fill it in place instead of pushing the composer and the transcript up (a layout shift). */}
+        <div class="selects" classList={{ "config-pending": props.config === null }}>
           <For each={selectors()}>
             {(spec) => (
               <label class="select-pill" title={props.turnActive ? APPLIES_NEXT_TURN : spec.description}>
