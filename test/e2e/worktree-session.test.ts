@@ -12,6 +12,7 @@ import type { SessionSummary } from "../../shared/api";
 import { git, tempRepo } from "../daemon/git-repo";
 import { DESKTOP, PHONE, shot } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
+import { idle } from "./session-page";
 import { FAST_DEMO, waitFor } from "./support";
 
 let repo: ReturnType<typeof tempRepo>;
@@ -163,6 +164,8 @@ describe("a worktree per session", () => {
       await card.getByRole("button", { name: "Allow once" }).click();
       const answered = a.getByTestId("row-agent").filter({ hasText: "Review of your changes (2 comments)" });
       await answered.first().waitFor({ timeout: 60_000 });
+      // The answer streams: read it once the turn is over, not at its first words.
+      await idle(a, 60_000);
       const said = (await answered.first().textContent()) ?? "";
       expect(said).toContain("notes.md:1");
       expect(said).toContain(`first remark ${name}`);
