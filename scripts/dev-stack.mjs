@@ -52,7 +52,7 @@ const BUILD_INPUTS = ["client", "worker", "shared", "vite.config.ts", "wrangler.
 const BUILT_WORKER_CONFIG = join(ROOT, "dist", "baton", "wrangler.json");
 const BUILD_STAMP = join(ROOT, "dist", ".build-stamp");
 const BUILD_LOCK = join(ROOT, "dist.lock");
-/** A build takes seconds; a lock older than this was left by a killed process. */
+/** A build or a migration takes seconds; a lock older than this was left by a killed process. */
 const STALE_LOCK_MS = 120_000;
 
 /**
@@ -94,34 +94,44 @@ function buildIsFresh() {
 }
 
 /**
- * Builds the client and the Worker (`vite build`) unless the last build is newer than every input. Several
- * stacks may start at once (test files, projects): a directory lock makes them share one build.
+ * Makes something once for every process that wants it at the same time (test files, projects, runs): the first to
+ * take the directory lock `lock` runs `make`; the others wait for it and find `done()` true. A lock older than
+ * STALE_LOCK_MS was left by a killed process and is taken over.
  */
-export async function ensureBuilt({ quiet = false } = {}) {
+export async function makeOnce(lock, done, make) {
   for (;;) {
-    if (buildIsFresh()) return;
+    if (done()) return;
     try {
-      mkdirSync(BUILD_LOCK);
+      mkdirSync(lock);
     } catch {
-      const age = Date.now() - (statSync(BUILD_LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > STALE_LOCK_MS) rmSync(BUILD_LOCK, { recursive: true, force: true });
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
       await new Promise((r) => setTimeout(r, 250));
       continue;
     }
     try {
-      if (buildIsFresh()) return;
-      const started = Date.now();
-      const { paths } = inputsSignature();
-      execFileSync(bin("vite"), ["build", "--logLevel", "warn"], { cwd: ROOT, stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"] });
-      // The stamp's time is the build's start: a source saved during the build makes the next start rebuild.
-      writeFileSync(BUILD_STAMP, paths);
-      const t = new Date(started);
-      utimesSync(BUILD_STAMP, t, t);
+      if (!done()) make();
       return;
     } finally {
-      rmSync(BUILD_LOCK, { recursive: true, force: true });
+      rmSync(lock, { recursive: true, force: true });
     }
   }
+}
+
+/**
+ * Builds the client and the Worker (`vite build`) unless the last build is newer than every input. Several
+ * stacks may start at once (test files, projects): they share one build.
+ */
+export async function ensureBuilt({ quiet = false } = {}) {
+  await makeOnce(BUILD_LOCK, buildIsFresh, () => {
+    const started = Date.now();
+    const { paths } = inputsSignature();
+    execFileSync(bin("vite"), ["build", "--logLevel", "warn"], { cwd: ROOT, stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"] });
+    // The stamp's time is the build's start: a source saved during the build makes the next start rebuild.
+    writeFileSync(BUILD_STAMP, paths);
+    const t = new Date(started);
+    utimesSync(BUILD_STAMP, t, t);
+  });
 }
 
 function runMigrations(stateDir) {
@@ -153,22 +163,22 @@ function migrationsSignature() {
  * on a 2-core machine, once per stack otherwise. A directory with a database already (npm start's
  * `.wrangler/state`, the user's sessions in it) is migrated in place, as before.
  */
-function applyMigrations(stateDir) {
+async function applyMigrations(stateDir) {
   if (existsSync(join(stateDir, D1_STATE))) return runMigrations(stateDir);
   const template = join(MIGRATED_TEMPLATES, migrationsSignature());
-  if (!existsSync(template)) {
-    // Made beside its final name and renamed into place: parallel stacks never copy a half-made one.
-    mkdirSync(MIGRATED_TEMPLATES, { recursive: true });
+  // One stack makes it; the others starting meanwhile (npm test on a clean clone starts several at once) wait.
+  mkdirSync(MIGRATED_TEMPLATES, { recursive: true });
+  await makeOnce(`${template}.lock`, () => existsSync(template), () => {
+    // Made beside its final name and renamed into place: a killed maker never leaves a half-made one.
     const making = mkdtempSync(join(MIGRATED_TEMPLATES, "making-"));
     try {
       runMigrations(making);
       renameSync(making, template);
     } catch (err) {
       rmSync(making, { recursive: true, force: true });
-      // Another stack renamed its copy first: use that one.
-      if (!existsSync(template)) throw err;
+      throw err;
     }
-  }
+  });
   cpSync(join(template, D1_STATE), join(stateDir, D1_STATE), { recursive: true });
 }
 
@@ -208,7 +218,7 @@ export async function startStack(opts = {}) {
   await assertPortFree(port);
   const stateDir = resolve(opts.stateDir ?? join(ROOT, ".wrangler", "state"));
   mkdirSync(stateDir, { recursive: true });
-  applyMigrations(stateDir);
+  await applyMigrations(stateDir);
   const url = `http://127.0.0.1:${port}`;
   const out = opts.quiet ? "pipe" : "inherit";
   if (!opts.dev) await ensureBuilt({ quiet: opts.quiet });

@@ -124,7 +124,8 @@ describe("baton attach", () => {
 
     const second = c.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "ask" }] });
     const again = await waitFor(() => c.forms[1], "the editor gets the second form");
-    const request = await waitFor(() => v.ofKind("elicitation_request").at(-1), "the web gets it too");
+    // The second form's request, not the first's (the editor may have it before the web does).
+    const request = await waitFor(() => v.ofKind("elicitation_request")[1], "the web gets it too");
     expect((await v.op({ op: "elicitation.respond", requestId: request.requestId, action: "decline" })).type).toBe("ack");
     await waitFor(() => again.signal.aborted, "the editor's form is cancelled");
     expect((await second).stopReason).toBe("end_turn");
