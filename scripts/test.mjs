@@ -27,7 +27,8 @@ const RUNS = [
   // the e2e run was the whole suite's tail (≈ 940 s of files on 2 cores). vitest starts the slowest known first.
   { name: "e2e", projects: ["e2e"], niceness: 0, args: [`--maxWorkers=${E2E_FILES_AT_ONCE}`, "--fileParallelism"] },
   // Real agents (Claude Code, Codex) through their own stack and Chromium: they wait on the agents more than they
-  // compute, and ended minutes before e2e (490 vs 624 s); a step below e2e, the suite's last run, leaves it the CPU.
+  // compute and end minutes before e2e (490 vs 624 s), so a step below it, as the CPU-bound run, for the e2e checks'
+  // headroom. (Not for the wall time: the machine is busy throughout, and the same run took 10:35 and 10:36.)
   { name: "agents", projects: ["agents"], niceness: 2, args: [] },
   // The daemon against real processes: waiting more than computing, so beside the CPU-bound queue, not in it.
   { name: "daemon", projects: ["daemon"], niceness: 0, args: [] },

@@ -31,6 +31,22 @@ function watchErrors(page: Page): string[] {
   return errors;
 }
 
+/**
+ * Opens the session page with its socket held at the server's door: the page boots (its composer shown) with no
+ * join yet; the returned function lets the socket through.
+ */
+async function openWithJoinHeld(page: Page): Promise<() => void> {
+  let letIn!: () => void;
+  const door = new Promise<void>((r) => (letIn = r));
+  await page.routeWebSocket(/\/api\/sessions\/[^/]+\/ws/, async (ws) => {
+    await door;
+    ws.connectToServer();
+  });
+  await page.goto(`${e2e.stack.url}/s/${sessionId}`);
+  await page.getByTestId("composer-input").waitFor();
+  return letIn;
+}
+
 const height = async (page: Page) => (await page.getByTestId("row-agent").last().boundingBox())!.height;
 
 describe("first paint without the markdown renderer", () => {
@@ -83,15 +99,8 @@ describe("first paint without the markdown renderer", () => {
       if (/\/assets\/ack-check-[^/]*\.js$/.test(new URL(r.url()).pathname)) ackCheck.push(r.url());
       if (/\/assets\/schemas-[^/]*\.js$/.test(new URL(r.url()).pathname)) schemas.push(r.url());
     });
-    // Hold the session's socket at the server's door: the page boots and goes idle with no join yet.
-    let letIn!: () => void;
-    const door = new Promise<void>((r) => (letIn = r));
-    await page.routeWebSocket(/\/api\/sessions\/[^/]+\/ws/, async (ws) => {
-      await door;
-      ws.connectToServer();
-    });
-    await page.goto(`${e2e.stack.url}/s/${sessionId}`);
-    await page.getByTestId("composer-input").waitFor();
+    // The page boots and goes idle with no join yet.
+    const letIn = await openWithJoinHeld(page);
     // Two idle periods and a quiet network: idle work scheduled at boot has run and fetched what it wanted.
     for (let i = 0; i < 2; i++) await page.evaluate(() => new Promise<void>((r) => requestIdleCallback(() => r())));
     await page.waitForLoadState("networkidle");
@@ -121,14 +130,7 @@ describe("first paint without the markdown renderer", () => {
       }).observe({ type: "layout-shift", buffered: true });
     });
     // The join waits until the page has painted its composer (a slow network does this on its own).
-    let letIn!: () => void;
-    const door = new Promise<void>((r) => (letIn = r));
-    await page.routeWebSocket(/\/api\/sessions\/[^/]+\/ws/, async (ws) => {
-      await door;
-      ws.connectToServer();
-    });
-    await page.goto(`${e2e.stack.url}/s/${sessionId}`);
-    await page.getByTestId("composer-input").waitFor();
+    const letIn = await openWithJoinHeld(page);
     await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
     const before = (await page.getByTestId("composer-input").boundingBox())!.y;
     letIn();
