@@ -47,6 +47,12 @@ async function openWithJoinHeld(page: Page): Promise<() => void> {
   return letIn;
 }
 
+/** Resolves once the page has drawn two more frames: what changed before it is on screen. */
+const painted = (page: Page) => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+
+/** A layout shift as the page records it (`window.shifts`): its score, and whether a node of the composer moved. */
+type Shift = { value: number; composer: boolean };
+
 const height = async (page: Page) => (await page.getByTestId("row-agent").last().boundingBox())!.height;
 
 describe("first paint without the markdown renderer", () => {
@@ -119,7 +125,7 @@ describe("first paint without the markdown renderer", () => {
     const page = await ctx.newPage();
     // Chromium's own layout-shift entries, each with the nodes that moved.
     await page.addInitScript(() => {
-      const w = window as unknown as { shifts: { value: number; composer: boolean }[] };
+      const w = window as unknown as { shifts: Shift[] };
       w.shifts = [];
       new PerformanceObserver((list) => {
         for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: { node?: Node | null }[] })[]) {
@@ -131,14 +137,14 @@ describe("first paint without the markdown renderer", () => {
     });
     // The join waits until the page has painted its composer (a slow network does this on its own).
     const letIn = await openWithJoinHeld(page);
-    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+    await painted(page);
     const before = (await page.getByTestId("composer-input").boundingBox())!.y;
     letIn();
     await page.getByTestId("row-agent").last().filter({ hasText: "Demo reply" }).waitFor();
     await page.getByTestId("model-select").waitFor();
-    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+    await painted(page);
     expect((await page.getByTestId("composer-input").boundingBox())!.y, "the message box stays where it was painted").toBe(before);
-    const shifts = await page.evaluate(() => (window as unknown as { shifts: { value: number; composer: boolean }[] }).shifts);
+    const shifts = await page.evaluate(() => (window as unknown as { shifts: Shift[] }).shifts);
     expect(shifts.filter((s) => s.composer), "layout shifts of the composer").toEqual([]);
     // The page's cumulative layout shift (one session window here) within issue 31's target.
     expect(shifts.reduce((a, s) => a + s.value, 0)).toBeLessThan(0.02);
