@@ -12,6 +12,8 @@ import { newSession, setupSession, TestDaemon, TestViewer, text, waitFor } from 
 const room = (id: string) => env.SESSION_ROOM.get(env.SESSION_ROOM.idFromName(id));
 const machine = (id: string) => env.MACHINE.get(env.MACHINE.idFromName(id));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** An op sent after a flood is answered once the room has worked through the flood's frames before it: ~2 s alone here, past 5 s in a loaded CI run (the file took 5× its time alone there). */
+const BEHIND_FLOOD_MS = 60_000;
 const chunk = (sessionId: string, t: string): DaemonEvent => ({
   t: "session.update",
   sessionId,
@@ -224,7 +226,7 @@ export async function viewerFlood(frames: number): Promise<FloodFigure> {
     if (i % 50 === 49) await sleep(0); // let the bystander's frames interleave
   }
   // Meanwhile the other viewer works as usual: it takes one of the flooder's entries off the queue.
-  const cancel = await bystander.op({ op: "queue.cancel", id: "f0" });
+  const cancel = await bystander.op({ op: "queue.cancel", id: "f0" }, BEHIND_FLOOD_MS);
   // Frames over the rate limit are dropped unanswered (one RATE_LIMITED per window); frames on one socket
   // are handled in order, so once a later op is answered every flooded frame has been seen.
   await flooder.drained(RATE_NOTICE_WINDOW_MS);
