@@ -73,6 +73,7 @@ async function roomJoin(rows: number): Promise<{ frames: string[]; headSeq: numb
     notify: () => {},
     now: () => 1_700_000_000_000 + ids * 60_000,
     newId: () => `turn${++ids}`,
+    watched: () => true,
   });
   await core.init({ sessionId: "bench", machineId: "m", agentId: "demo", cwd: "/work", title: "bench", ownerId: AUTHOR.id });
   let n = 0;

@@ -265,4 +265,43 @@ describe("tunnel and Machine DO", () => {
     expect(fresh.prompts(sessionId)[0]!.messageId).toBe("r2");
     expect(v.ofKind("notice").some((n) => n.text.includes("resumed"))).toBe(true);
   });
+
+  it("a daemon restart with no one in a session: its agent is not started until someone joins (or sends); the joiner sees it start", async () => {
+    const { daemon, machineId, token } = await setupSession();
+    // A second, idle session on the same machine, and a third that someone has open.
+    const quiet = await newSession(machineId);
+    const watched = await newSession(machineId);
+    await waitFor(() => [quiet, watched].every((id) => daemon.of("session.open").some((c) => c.sessionId === id)), "opened");
+    await daemon.settle();
+    const w = await TestViewer.open(watched);
+    await waitFor(() => w.lastStatus()?.state === "idle", "idle");
+    daemon.close();
+    await waitFor(() => w.lastStatus()?.state === "offline", "offline");
+
+    const fresh = new TestDaemon(token); // new process: new epoch, no live sessions
+    fresh.autoReady = false;
+    await fresh.connect([]);
+    // The watched session reopens at once; the others wait.
+    await waitFor(() => fresh.of("session.open").some((c) => c.sessionId === watched), "the watched session reopened");
+    await fresh.settle();
+    expect(fresh.of("session.open").map((c) => c.sessionId)).toEqual([watched]);
+    // The session list says idle (nothing runs), not "starting" forever.
+    const listed = await api<{ sessions: { id: string; status: string }[] }>("/api/sessions");
+    expect(listed.body.sessions.find((x) => x.id === quiet)?.status).toBe("idle");
+
+    // Someone opens the quiet session: the agent is asked to load it, and the joiner sees it starting.
+    const v = await TestViewer.open(quiet);
+    const open = await waitFor(() => fresh.of("session.open").find((c) => c.sessionId === quiet), "opened on join");
+    expect(open.agentSessionId).toBe(`agent-${quiet}`);
+    // What it joined to (the wake ran before its replay): the agent starting, not idle.
+    expect(v.lastStatus()?.state).toBe("starting");
+    fresh.emit({ t: "session.ready", sessionId: quiet, agentSessionId: `agent-${quiet}`, config: fresh.config, resumed: true });
+    await waitFor(() => v.lastStatus()?.state === "idle", "ready");
+    await v.op({ op: "message.send", id: "q1", blocks: text("hello again") });
+    await waitFor(() => fresh.prompts(quiet).length === 1, "the prompt reaches the reopened agent");
+    expect(fresh.of("session.open").filter((c) => c.sessionId === quiet)).toHaveLength(1);
+    v.close();
+    w.close();
+    fresh.close();
+  });
 });

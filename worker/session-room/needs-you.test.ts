@@ -18,6 +18,7 @@ async function makeRoom() {
     notify: () => {},
     now: () => 1000,
     newId: () => crypto.randomUUID(),
+    watched: () => true,
   };
   const core = new RoomCore(new RoomStore(memorySql()), port);
   await core.init({ sessionId: "s1", machineId: "m1", agentId: "demo", cwd: "/w", title: "t", ownerId: "u1" });

@@ -1,14 +1,16 @@
 /**
  * Transition: the Machine's word on its daemon (online or not, which sessions it runs, whether it restarted).
  * A daemon that lost the session loses its running turn (AGENT_RESTARTED); a reservation it never confirmed
- * goes back to the head of the queue; the agent session is reopened with session/load.
+ * goes back to the head of the queue; the agent session is reopened with session/load — at once when someone
+ * has the session open or a message waits to run, else when someone joins or sends (`dormant`): a restarted
+ * daemon with fifty sessions would otherwise start fifty agents on the user's machine at once.
  */
 import { settingsFromConfig } from "../../shared/session-settings";
 import type { MachineStatus } from "../machine/dispatch-result";
 import { cancelRequests } from "./on-daemon-event";
 import type { Out } from "./room-effects";
 import { RoomStartKind } from "./room-start";
-import { agentConfigOf, resumeFromOf, startKindOf } from "./room-state";
+import { agentConfigOf, agentSessionOf, resumeFromOf, startKindOf } from "./room-state";
 import { requeue } from "./turn-rules";
 
 const RESTARTED = "The agent restarted; the running turn was lost.";
@@ -31,12 +33,27 @@ export function onMachineStatus(out: Out, status: MachineStatus): void {
       out.push({ kind: "turn_failed", actorId: null, message: RESTARTED });
     }
     const agent = out.state.agent;
-    if (agent.phase === "ready") out.set({ agent: { phase: "opening", resumeFrom: agent.agentSessionId, startKind: null } });
+    // A failed agent stays failed (its reason shown) until the open answers.
+    if (agent.phase === "failed") return openAgentSession(out);
+    const next = { resumeFrom: agentSessionOf(out.state), startKind: startKindOf(out.state) };
+    if (!out.reads.watched && out.state.queue.length === 0) {
+      out.set({ agent: { phase: "dormant", ...next } });
+      return out.status();
+    }
+    out.set({ agent: { phase: "opening", ...next } });
     return openAgentSession(out);
   }
   out.status();
   out.add({ t: "recover" });
   out.add({ t: "flush", actorId: null });
+}
+
+/** A dormant agent is opened: someone joined, or a message was sent. Otherwise nothing. */
+export function wakeAgent(out: Out): void {
+  const agent = out.state.agent;
+  if (agent.phase !== "dormant" || !out.state.machineOnline) return;
+  out.set({ agent: { phase: "opening", resumeFrom: agent.resumeFrom, startKind: agent.startKind } });
+  openAgentSession(out);
 }
 
 /** Asks the daemon to open (or reopen) the agent session. */

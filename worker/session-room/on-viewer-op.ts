@@ -11,6 +11,7 @@ import { configCommand, settingsAfter } from "./config-rules";
 import { claimDropped, offerDropped, requeueAdmitted } from "./dropped-offer";
 import { answerElicitation } from "./elicitations";
 import { emitConfig } from "./on-daemon-event";
+import { wakeAgent } from "./on-machine-status";
 import { answerPermission } from "./permissions";
 import { cancelEntry, editEntry, fateOutcome, moveEntry, queueBytesExceeded, queueFullReason, type QueueOpResult, withEntryState } from "./queue-rules";
 import { ackOf, type Out, refuse, type Reply, replyOf } from "./room-effects";
@@ -93,6 +94,8 @@ function onSend(out: Out, author: Author, op: OpOf<"message.send">): Reply | nul
   out.settle(op.id, Fate.queued, { queued: true });
   out.emitQueue(false);
   requeueAdmitted(out, op.id);
+  // Sent to a dormant agent (no one had joined since its daemon restarted): it opens, then the queue flushes.
+  wakeAgent(out);
   return ackOf(op.op, { queued: true, position: out.state.queue.length });
 }
 

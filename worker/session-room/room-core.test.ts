@@ -62,6 +62,8 @@ async function makeRoom(opts: { ready?: boolean; config?: AgentConfig } = {}) {
     notify: (build) => void pushes.push(build()),
     now: () => 1000,
     newId: () => `turn${++ids}`,
+    // A viewer is joined (the dormant agent's rules are on-machine-status.test.ts and the workerd test's).
+    watched: () => true,
   };
   let core = new RoomCore(store, port);
   let rid = 0;

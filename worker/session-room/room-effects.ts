@@ -51,6 +51,8 @@ export type RoomReads = {
   settled: SettledOf;
   request(requestId: string): StoredRequest | null;
   openRequests(): StoredRequest[];
+  /** Someone has the session open (a viewer's socket, a share link's, an editor's). */
+  watched: boolean;
 };
 
 export type Step = { state: RoomState; effects: Effect[] };

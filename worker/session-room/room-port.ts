@@ -24,6 +24,8 @@ export interface RoomPort {
   notify(build: () => PushEvent): void;
   now(): number;
   newId(): string;
+  /** Whether any socket is joined to the room. */
+  watched(): boolean;
 }
 
 /** Answers to the one viewer that sent an op. */

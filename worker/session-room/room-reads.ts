@@ -17,6 +17,7 @@ export function roomReads(store: RoomStore, port: RoomPort): RoomReads {
     settled: (id) => store.settled(id),
     request: (id) => store.request(id),
     openRequests: () => store.openRequests(),
+    watched: port.watched(),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * The SessionRoom's state as one value: which phases exclude each other is in the type (a turn is idle,
- * reserved, running or being cancelled; the agent is opening, ready or failed). Stored as one row
+ * reserved, running or being cancelled; the agent is opening, dormant, ready or failed). Stored as one row
  * (room-store.ts `state()` / `save()`); the event log, the queue rows and the settled ring stay in their
  * own tables.
  */
@@ -55,12 +55,15 @@ export type TurnPhase =
 /**
  * - opening: the daemon was asked to open the agent session (`resumeFrom`: the agent session to load;
  *   `startKind`: the room began as an import / fork, cleared at its session.ready).
+ * - dormant: the daemon restarted (or lost the session) while no one had it open and nothing waited to run:
+ *   it is not asked to open the agent until someone joins or a message is sent (on-machine-status.ts).
  * - ready: the agent session is open.
  * - failed: it could not be opened (`authMethods`: how to log the agent in, when it said); what to load
  *   on the next open is kept.
  */
 export type AgentPhase =
   | { phase: "opening"; resumeFrom: string | null; startKind: RoomStartKind | null }
+  | { phase: "dormant"; resumeFrom: string | null; startKind: RoomStartKind | null }
   | { phase: "ready"; agentSessionId: string }
   | { phase: "failed"; message: string; authMethods: AuthMethod[] | null; resumeFrom: string | null; startKind: RoomStartKind | null };
 

@@ -13,6 +13,8 @@ export function statusOf(s: RoomState | null): SessionStatusEvent {
     const authMethods = s.agent.authMethods;
     return { kind: "session_status", state: "error", message: s.agent.message, ...(authMethods?.length ? { authMethods } : {}) };
   }
+  // Dormant: nothing runs, and the first join or message opens the agent (on-machine-status.ts).
+  if (s.agent.phase === "dormant") return { kind: "session_status", state: "idle" };
   if (s.agent.phase !== "ready") return { kind: "session_status", state: "starting" };
   if (turn) return { kind: "session_status", state: "active", turnId: turn.turnId };
   return { kind: "session_status", state: "idle" };

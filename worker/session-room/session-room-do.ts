@@ -62,6 +62,7 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
       notify: (build) => this.notify(build),
       now: () => Date.now(),
       newId: () => crypto.randomUUID(),
+      watched: () => this.ctx.getWebSockets().length > 0,
     };
     this.store = new RoomStore(ctx.storage.sql);
     this.core = new RoomCore(this.store, port);
@@ -183,6 +184,8 @@ export class SessionRoom extends DurableObject<Env> implements RoomRpc {
       if (pending === null || share.expiresAt < pending) await this.ctx.storage.setAlarm(share.expiresAt);
     }
     const after = Math.max(0, Number.parseInt(new URL(request.url).searchParams.get("after") ?? "0", 10) || 0);
+    // Before the replay, so the joiner's first status is the agent starting, not idle then starting.
+    await this.core.wake();
 
     const pair = new WebSocketPair();
     const server = pair[1];

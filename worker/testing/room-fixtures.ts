@@ -22,7 +22,7 @@ export const running = (patch: Partial<RoomState> = {}): RoomState => ready({ tu
 export const reserved = (entries: QueueEntry[], patch: Partial<RoomState> = {}): RoomState =>
   ready({ turn: { phase: "reserved", turnId: "t1", messageId: entries[0]!.id, startedAt: 1, entries, fromQueue: false, actorId: null, cancelledBy: null }, ...patch });
 
-export type World = { settled?: Record<string, Fate>; requests?: StoredRequest[] };
+export type World = { settled?: Record<string, Fate>; requests?: StoredRequest[]; watched?: boolean };
 
 /** A permission request in the requests table, open or answered. */
 export const permission = (requestId: string, open: boolean, options: PermissionOption[] = []): StoredRequest => ({
@@ -44,6 +44,7 @@ export function reads(world: World = {}): RoomReads {
     settled: (id): Settled | null => (world.settled?.[id] ? { fate: world.settled[id], ack: { queued: true } } : null),
     request: (id) => requests.find((r) => r.requestId === id) ?? null,
     openRequests: () => requests.filter((r) => r.open),
+    watched: world.watched ?? false,
   };
 }
 
