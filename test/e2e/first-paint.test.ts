@@ -3,7 +3,7 @@
 // swap barely moves it. No chunk load trips the CSP (script-src 'self', no inline script).
 import type { Page, Route } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, PHONE, shot } from "./browser";
+import { DESKTOP, PHONE, shot, withServiceWorker } from "./browser";
 import { useStackAndBrowser } from "./file-stack";
 import { createSession, NodeViewer, waitFor } from "./support";
 
@@ -172,6 +172,23 @@ describe("first paint without the markdown renderer", () => {
       await ctx.close();
     });
   }
+
+  it("the service worker (its precache of every asset) is registered once the session's join is shown, not at load (issue 31 #1)", async () => {
+    const ctx = await e2e.browser.newContext(withServiceWorker(PHONE));
+    const page = await ctx.newPage();
+    const registered = () => page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r !== undefined));
+    const letIn = await openWithJoinHeld(page);
+    // Loaded, idle and quiet, the join still held: the page has shown nothing of the session yet.
+    await page.waitForLoadState("load");
+    for (let i = 0; i < 2; i++) await page.evaluate(() => new Promise<void>((r) => requestIdleCallback(() => r())));
+    await page.waitForLoadState("networkidle");
+    expect(await registered(), "the service worker was registered before the join was shown").toBe(false);
+    letIn();
+    await page.getByTestId("row-agent").last().filter({ hasText: "Demo reply" }).waitFor();
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    expect(await registered()).toBe(true);
+    await ctx.close();
+  });
 
   it("a session page dials its socket while its chunk still loads, and the page uses that socket (issue 31 #1)", async () => {
     const ctx = await e2e.browser.newContext(PHONE);

@@ -5,6 +5,7 @@ import ArrowLeft from "lucide-solid/icons/arrow-left";
 import CloudOff from "lucide-solid/icons/cloud-off";
 import Eye from "lucide-solid/icons/eye";
 import { createEffect, createMemo, createResource, createSignal, type JSX, onCleanup, Show, Suspense } from "solid-js";
+import { markContentShown } from "../lib/content-shown";
 import { whenIdle } from "../lib/idle";
 import { onDemand } from "../lib/on-demand";
 import { api } from "../lib/api";
@@ -159,7 +160,9 @@ function Session(props: { id: string; share?: SpectatorShare }) {
   // join has landed and the page is idle (or at this person's first send), not beside the first render.
   const [pushMounted, setPushMounted] = createSignal(false);
   createEffect(() => {
-    if (state.ready && !pushMounted()) whenIdle(() => setPushMounted(true));
+    if (!state.ready) return;
+    markContentShown();
+    if (!pushMounted()) whenIdle(() => setPushMounted(true));
   });
   onCleanup(() => (document.title = "Baton"));
   // The phone keyboard's inset (keyboard-inset.ts): after the first paint, like everything the page can wait for.

@@ -3,9 +3,10 @@ import ArchiveRestore from "lucide-solid/icons/archive-restore";
 import ListChecks from "lucide-solid/icons/list-checks";
 import Pencil from "lucide-solid/icons/pencil";
 import Trash2 from "lucide-solid/icons/trash";
-import { createMemo, createSignal, For, Match, onCleanup, Show, Switch } from "solid-js";
+import { createEffect, createMemo, createSignal, For, Match, onCleanup, Show, Switch } from "solid-js";
 import type { SessionListItem } from "../../../shared/session-list";
 import { api } from "../lib/api";
+import { markContentShown } from "../lib/content-shown";
 import { createSessionList, type SessionListStore } from "../session/create-session-list";
 import { archiveAsksFirst, canDelete, canEdit } from "../session/list-lifecycle";
 import { filterChoices, sameFilter, DEFAULT_FILTER } from "../session/list-state";
@@ -33,6 +34,8 @@ export function SessionsPanel(props: { store?: SessionListStore }) {
   onCleanup(() => clearInterval(tick));
 
   const s = () => list.state();
+  // The first page of sessions is shown: what waits for the page's content may start (the service worker).
+  createEffect(() => !s().loading && markContentShown());
   const choices = createMemo(() => filterChoices(s().latest));
   const filtered = () => !sameFilter(s().filter, DEFAULT_FILTER);
 
