@@ -85,10 +85,20 @@ describe("search inside a session and export", () => {
       expect(await hits.first().locator("mark").innerText()).toBe(WORD);
       await shot(page, `${name}-search-results`);
 
+      // The highlight lasts 2.5 s: recorded as it is given (a loaded machine read it after it had gone).
+      await page.evaluate(() => {
+        const w = window as unknown as { highlighted: string[] };
+        w.highlighted = [];
+        new MutationObserver((records) => {
+          for (const r of records) if (r.target instanceof HTMLElement && r.target.classList.contains("row-found")) w.highlighted.push(r.target.innerText);
+        }).observe(document.body, { subtree: true, attributeFilter: ["class"] });
+      });
       await hits.first().click();
       const row = page.getByTestId("row-user").filter({ hasText: WORD });
       await row.waitFor({ timeout: 60_000 });
-      await expect.poll(() => row.evaluate((el) => el.classList.contains("row-found")), { timeout: 30_000 }).toBe(true);
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { highlighted: string[] }).highlighted), { timeout: 30_000 })
+        .toContainEqual(expect.stringContaining(WORD));
       // In view, focused, and the panel stepped aside.
       await expect.poll(() => row.evaluate((el) => {
         const r = el.getBoundingClientRect();
