@@ -10,7 +10,7 @@ import type { MachineStatus } from "../machine/dispatch-result";
 import { cancelRequests } from "./on-daemon-event";
 import type { Out } from "./room-effects";
 import { RoomStartKind } from "./room-start";
-import { agentConfigOf, agentSessionOf, resumeFromOf, startKindOf } from "./room-state";
+import { agentConfigOf, agentSessionOf, resumeFromOf, type RoomState, startKindOf } from "./room-state";
 import { requeue } from "./turn-rules";
 
 const RESTARTED = "The agent restarted; the running turn was lost.";
@@ -35,24 +35,22 @@ export function onMachineStatus(out: Out, status: MachineStatus): void {
     const agent = out.state.agent;
     // A failed agent stays failed (its reason shown) until the open answers.
     if (agent.phase === "failed") return openAgentSession(out);
-    const next = { resumeFrom: agentSessionOf(out.state), startKind: startKindOf(out.state) };
-    if (!out.reads.watched && out.state.queue.length === 0) {
-      out.set({ agent: { phase: "dormant", ...next } });
-      return out.status();
-    }
-    out.set({ agent: { phase: "opening", ...next } });
-    return openAgentSession(out);
+    out.set({ agent: { phase: "dormant", resumeFrom: agentSessionOf(out.state), startKind: startKindOf(out.state) } });
+    if (out.reads.watched || out.state.queue.length > 0) return wakeAgent(out);
+    return out.status();
   }
   out.status();
   out.add({ t: "recover" });
   out.add({ t: "flush", actorId: null });
 }
 
-/** A dormant agent is opened: someone joined, or a message was sent. Otherwise nothing. */
+/** Whether wakeAgent would open the agent: it is dormant and its machine online. */
+export const canWake = (s: RoomState): boolean => s.agent.phase === "dormant" && s.machineOnline;
+
+/** A dormant agent is opened: someone is here, joined or sending, or a message waits. Otherwise nothing. */
 export function wakeAgent(out: Out): void {
-  const agent = out.state.agent;
-  if (agent.phase !== "dormant" || !out.state.machineOnline) return;
-  out.set({ agent: { phase: "opening", resumeFrom: agent.resumeFrom, startKind: agent.startKind } });
+  if (!canWake(out.state)) return;
+  out.set({ agent: { phase: "opening", resumeFrom: resumeFromOf(out.state), startKind: startKindOf(out.state) } });
   openAgentSession(out);
 }
 

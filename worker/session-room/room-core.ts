@@ -11,7 +11,7 @@ import { type ClientOp, ErrorCode, type SessionEvent, type Viewer } from "../../
 import type { DispatchResult, MachineStatus } from "../machine/dispatch-result";
 import { onDaemonEvent } from "./on-daemon-event";
 import { onDispatchAnswer } from "./on-dispatch-answer";
-import { onMachineStatus, openAgentSession, wakeAgent } from "./on-machine-status";
+import { canWake, onMachineStatus, openAgentSession, wakeAgent } from "./on-machine-status";
 import { onViewerOp } from "./on-viewer-op";
 import { answerPermission, type RemoteAnswer, remoteAnswer } from "./permissions";
 import { asDuplicate as dup, type Effect, NO_REPLY, Out, type Reply, type RoomReads } from "./room-effects";
@@ -73,11 +73,10 @@ export class RoomCore {
     return this.port.checkMachinePresence(s.session.machineId);
   }
 
-  /** Someone joins: a dormant agent (its daemon restarted while no one was here) is opened. Null when it is not dormant. */
-  wake(): Promise<void> | null {
+  /** Someone joins: a dormant agent (its daemon restarted while no one was here) is opened; any other room is left as it is, without an input step. */
+  async wake(): Promise<void> {
     const s = this.store.state();
-    if (s?.agent.phase !== "dormant" || !s.machineOnline) return null;
-    return this.input(wakeAgent).then(() => undefined);
+    if (s && canWake(s)) await this.input(wakeAgent);
   }
 
   // ================================================================ inputs
