@@ -1,6 +1,6 @@
 // Issue 20, the phone-class client: a page paints with its own chunk only — the markdown renderer and
-// the sanitiser come after, and until then an answer shows as plain text in the same blocks, so the
-// swap barely moves it. No chunk load trips the CSP (script-src 'self', no inline script).
+// the sanitiser come after, and until then an answer shows as escaped text in the same blocks and inline
+// markup, so the swap moves nothing. No chunk load trips the CSP (script-src 'self', no inline script).
 import type { Page, Route } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, PHONE, shot, withServiceWorker } from "./browser";
@@ -53,14 +53,24 @@ const painted = (page: Page) => page.evaluate(() => new Promise<void>((r) => req
 /** A layout-shift entry: its score, whether a moved node is in the composer, and what moved (for the failure message). */
 type Shift = { value: number; composer: boolean; moved: string[] };
 
-const height = async (page: Page) => (await page.getByTestId("row-agent").last().boundingBox())!.height;
+/** The newest answer's blocks (paragraphs, headings, list items, quotes, code) with their boxes. */
+const blocks = (page: Page) =>
+  page
+    .getByTestId("row-agent")
+    .last()
+    .evaluate((row) =>
+      [...row.querySelectorAll("p, h1, h2, h3, li, blockquote, pre")].map((el) => {
+        const r = el.getBoundingClientRect();
+        return { what: `${el.tagName.toLowerCase()} "${(el.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 24)}"`, top: r.top, width: r.width, height: r.height };
+      }),
+    );
 
 describe("first paint without the markdown renderer", () => {
   for (const [name, profile] of [
     ["desktop", DESKTOP],
     ["phone", PHONE],
   ] as const) {
-    it(`${name}: the answer shows as plain text first, then rendered, at about the same height`, async () => {
+    it(`${name}: the answer's first paint, before the renderer, is laid out as rendered: the swap moves nothing`, async () => {
       const ctx = await e2e.browser.newContext(profile);
       const page = await ctx.newPage();
       const errors = watchErrors(page);
@@ -76,19 +86,27 @@ describe("first paint without the markdown renderer", () => {
       await page.goto(`${e2e.stack.url}/s/${sessionId}`);
       const agent = page.getByTestId("row-agent").last();
       await agent.filter({ hasText: "Demo reply" }).waitFor();
-      // Plain: the text, escaped, in the renderer's blocks — no markup rendered from the source.
+      // Plain: the renderer's blocks and inline markup drawn from escaped text; the link is only its text until then.
       expect(await agent.locator("h2").innerText()).toBe("Demo reply");
-      expect(await agent.locator("strong").count()).toBe(0);
-      expect(await agent.innerText()).toContain("**Baton demo agent**");
-      const plain = await height(page);
+      expect(await agent.locator("strong").allInnerTexts()).toEqual(["Baton demo agent"]);
+      expect(await agent.locator("code").filter({ hasText: "sleep 30" }).count()).toBe(1);
+      expect(await agent.locator("a").count()).toBe(0);
+      expect(await agent.innerText()).not.toContain("**");
+      const plain = await blocks(page);
       await shot(page, `${name}-first-paint-plain`);
 
       release();
-      await agent.locator("strong").filter({ hasText: "Baton demo agent" }).waitFor();
-      const rendered = await height(page);
+      await agent.getByRole("link", { name: "link" }).waitFor();
+      await painted(page);
+      const rendered = await blocks(page);
       await shot(page, `${name}-first-paint-rendered`);
-      // The swap moves less than two lines of text (inline code, link, bold are all that differ).
-      expect(Math.abs(rendered - plain)).toBeLessThan(48);
+      // Every block keeps its box (to a pixel's rounding): nothing moves, and no block is drawn larger (which
+      // would be a new largest contentful paint, as it was when inline markup showed as typed).
+      expect(rendered.map((b) => b.what)).toEqual(plain.map((b) => b.what));
+      for (const [i, b] of rendered.entries()) {
+        const before = plain[i]!;
+        expect(Math.abs(b.top - before.top) + Math.abs(b.width - before.width) + Math.abs(b.height - before.height), `${b.what}: ${JSON.stringify(before)} -> ${JSON.stringify(b)}`).toBeLessThan(1);
+      }
       expect(requested.some((p) => /\/assets\/markdown-/.test(p))).toBe(true);
       expect(errors).toEqual([]);
       await ctx.close();

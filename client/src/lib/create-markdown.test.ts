@@ -15,7 +15,7 @@ describe("createMarkdown", () => {
       ),
       dispose,
     }));
-    expect(html()).toBe("<p>**hi** &lt;b&gt;x&lt;/b&gt;</p>");
+    expect(html()).toBe("<p><strong>hi</strong> &lt;b&gt;x&lt;/b&gt;</p>");
     setRender(() => (s: string) => `rendered:${s}`);
     expect(html()).toBe("rendered:**hi** <b>x</b>");
     dispose();

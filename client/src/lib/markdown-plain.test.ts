@@ -1,5 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { plainMarkdownHtml } from "./markdown-plain";
+import { markdownReply } from "../../../daemon/demo-agent/demo-script";
+import { renderMarkdown } from "./markdown";
+import { plainInlineHtml, plainMarkdownHtml } from "./markdown-plain";
+
+/** The blocks and inline tags of some HTML and their text, links as their text (what sets the layout). */
+function layoutOf(html: string): string {
+  const div = document.createElement("div");
+  div.innerHTML = html;
+  const walk = (n: Node): string => {
+    if (n.nodeType === Node.TEXT_NODE) {
+      const text = n.textContent ?? "";
+      const holder = n.parentElement?.tagName;
+      if (holder === "CODE" && n.parentElement?.parentElement?.tagName === "PRE") return text.replace(/\n$/, ""); // a last newline draws no line
+      // Whitespace between blocks draws nothing; in a line, any run of it is one space.
+      if (!text.trim() && (n.parentElement === div || holder === "UL" || holder === "OL" || holder === "BLOCKQUOTE")) return "";
+      return text.replace(/\s+/g, " ");
+    }
+    if (!(n instanceof Element)) return "";
+    const inner = [...n.childNodes].map(walk).join("");
+    return n.tagName === "A" ? inner : `<${n.tagName.toLowerCase()}>${inner}</${n.tagName.toLowerCase()}>`;
+  };
+  return [...div.childNodes].map(walk).join("");
+}
 
 describe("plainMarkdownHtml (markdown before the renderer loads)", () => {
   it("paragraphs on blank lines, their lines joined as the renderer joins them", () => {
@@ -10,15 +32,35 @@ describe("plainMarkdownHtml (markdown before the renderer loads)", () => {
     expect(plainMarkdownHtml("> You said:\n> hi <b>\n\nok")).toBe("<blockquote><p>You said: hi &lt;b&gt;</p></blockquote><p>ok</p>");
   });
 
-  it("headings and list items as the blocks the renderer draws, inline markup as typed", () => {
+  it("headings and list items as the blocks the renderer draws, with their inline markup", () => {
     expect(plainMarkdownHtml("## Demo reply\nIt **streams**:\n- one `x`\n- two\n  continued\n1. first\n2) second")).toBe(
-      "<h2>Demo reply</h2><p>It **streams**:</p><ul><li>one `x`</li><li>two continued</li></ul><ol><li>first</li><li>second</li></ol>",
+      "<h2>Demo reply</h2><p>It <strong>streams</strong>:</p><ul><li>one <code>x</code></li><li>two continued</li></ul><ol><li>first</li><li>second</li></ol>",
     );
   });
 
+  it("inline markup as the renderer draws it: code spans (their text literal), strong, emphasis, strikethrough, a link's text", () => {
+    expect(plainInlineHtml("run `npm **test**` or ``a ` b`` now")).toBe("run <code>npm **test**</code> or <code>a ` b</code> now");
+    expect(plainInlineHtml("**bold** and __bold__, *em* and _em_, ~~gone~~")).toBe(
+      "<strong>bold</strong> and <strong>bold</strong>, <em>em</em> and <em>em</em>, <del>gone</del>",
+    );
+    expect(plainInlineHtml('see [the docs](https://example.com "Docs") and ![a chart](x.png)')).toBe("see the docs and ![a chart](x.png)");
+    // Not markup: snake_case words, a lone star, an unclosed code span, a star-spaced product.
+    expect(plainInlineHtml("snake_case_name 2 * 3 * 4 `open")).toBe("snake_case_name 2 * 3 * 4 `open");
+  });
+
+  it("lays out as the renderer's output for the markup agents write (the swap moves nothing)", () => {
+    const samples = [
+      markdownReply("show me some markdown"),
+      "Try `sleep 30`, `tool`, `plan` or `burst 1000`.",
+      "## Changes in `worker/index.ts`\n\nI **renamed** the handler and *moved* the check:\n\n1. `parse()` now returns ~~null~~ a result\n2. see [the PR](https://example.com/pr/1)\n\n> Note: __tests__ pass",
+      "Fixed the `snake_case_name` bug; 2 * 3 is *six*.",
+    ];
+    for (const md of samples) expect(layoutOf(plainMarkdownHtml(md)), md).toBe(layoutOf(renderMarkdown(md)));
+  });
+
   it("escapes everything: no markup from the source becomes HTML", () => {
-    const html = plainMarkdownHtml(`<img src=x onerror="x()"> & 'q' **b**`);
-    expect(html).toBe("<p>&lt;img src=x onerror=&quot;x()&quot;&gt; &amp; &#39;q&#39; **b**</p>");
+    const html = plainMarkdownHtml(`<img src=x onerror="x()"> & 'q' **b** \`<i>\` [<u>x</u>](javascript:y)`);
+    expect(html).toBe("<p>&lt;img src=x onerror=&quot;x()&quot;&gt; &amp; &#39;q&#39; <strong>b</strong> <code>&lt;i&gt;</code> &lt;u&gt;x&lt;/u&gt;</p>");
     const div = document.createElement("div");
     div.innerHTML = plainMarkdownHtml("<script>window.__x=1</script>\n```\n<b>hi</b>\n```");
     expect(div.querySelector("script, b")).toBeNull();
