@@ -3,6 +3,12 @@ import { markdownReply } from "../../../daemon/demo-agent/demo-script";
 import { renderMarkdown } from "./markdown";
 import { plainInlineHtml, plainMarkdownHtml } from "./markdown-plain";
 
+/**
+ * Not a speed target: the bound of a frozen page. The quadratic version took 17 s over this test's input here, the
+ * linear one 0.06 s, so a run past this is the old fault back, not a slow machine.
+ */
+const FREEZE_MS = 5_000;
+
 /** The blocks and inline tags of some HTML and their text, links as their text (what sets the layout). */
 function layoutOf(html: string): string {
   const div = document.createElement("div");
@@ -47,6 +53,18 @@ describe("plainMarkdownHtml (markdown before the renderer loads)", () => {
     // Not markup: snake_case words, a lone star, an unclosed code span, a star-spaced product.
     expect(plainInlineHtml("snake_case_name 2 * 3 * 4 `open")).toBe("snake_case_name 2 * 3 * 4 `open");
   });
+
+  it("hostile text of an item's full size (256 Ki chars of unclosed delimiters, backtick runs of every length) stays as typed, read in one pass", () => {
+    // Each of these took seconds when a span's match ran lazily to the end from every unclosed delimiter.
+    const size = 256 * 1024;
+    for (const unit of ["**a ", "__a ", "~~a ", "[a](b \""]) {
+      const src = unit.repeat(size / unit.length);
+      expect(plainInlineHtml(src)).not.toMatch(/<(strong|em|del)>/);
+    }
+    const runs = Array.from({ length: 700 }, (_, i) => `${"`".repeat(i + 1)}a `).join("");
+    expect(plainInlineHtml(runs)).not.toContain("<code>");
+    expect(plainInlineHtml("`a ``".repeat(size / 5))).toContain("<code>a </code>");
+  }, FREEZE_MS);
 
   it("lays out as the renderer's output for the markup agents write (the swap moves nothing)", () => {
     const samples = [

@@ -16,50 +16,62 @@ const BULLET = /^ {0,3}[-*+]\s+(.*)$/;
 const NUMBERED = /^ {0,3}\d{1,9}[.)]\s+(.*)$/;
 const QUOTE = /^ {0,3}>\s?(.*)$/;
 
-/** Strong, emphasis, strikethrough and link text in escaped text without code spans (CommonMark's common cases). */
+/**
+ * Strong, emphasis, strikethrough and link text in escaped text without code spans (CommonMark's common cases).
+ * No span crosses its own delimiter, so each match looks no further than the next one: linear in the text, also
+ * for an agent's thousands of unclosed `**` (a lazy match to the end from each of them was quadratic).
+ */
 const EMPHASIS: [RegExp, string][] = [
   // A link shows its text (the renderer's <a> adds no size); an image its alt text is left as typed.
-  [/(^|[^!])\[([^\[\]]+)\]\([^()\s]*(?:\s+&quot;[^"]*?&quot;)?\)/g, "$1$2"],
-  [/\*\*(?=\S)([\s\S]*?\S)\*\*/g, "<strong>$1</strong>"],
-  [/(^|[^\w])__(?=\S)([\s\S]*?\S)__(?!\w)/g, "$1<strong>$2</strong>"],
+  [/(^|[^!])\[([^[\]]+)\]\([^()\s]*(?:\s+&quot;(?:(?!&quot;)[^()])*&quot;)?\)/g, "$1$2"],
+  [/\*\*(?=\S)((?:(?!\*\*)[\s\S])*?\S)\*\*/g, "<strong>$1</strong>"],
+  [/(^|[^\w])__(?=\S)((?:(?!__)[\s\S])*?\S)__(?!\w)/g, "$1<strong>$2</strong>"],
   [/(^|[^*\w])\*(?=[^\s*])([^*]*?[^\s*])\*(?!\*)/g, "$1<em>$2</em>"],
   [/(^|[^\w])_(?=[^\s_])([^_]*?[^\s_])_(?!\w)/g, "$1<em>$2</em>"],
-  [/~~(?=\S)([\s\S]*?\S)~~/g, "<del>$1</del>"],
+  [/~~(?=\S)((?:(?!~~)[\s\S])*?\S)~~/g, "<del>$1</del>"],
 ];
 const emphasis = (escaped: string) => EMPHASIS.reduce((s, [re, to]) => s.replace(re, to), escaped);
 
 /** A run's inline markup: code spans first (their text literal), the rest through EMPHASIS. */
 export function plainInlineHtml(src: string): string {
+  // Every backtick run once, and per length the runs of that length in order: an opening run's closer is the next
+  // run exactly as long. Looked up with a cursor per length, so the text is read once however many runs stay unclosed.
+  const runs: { at: number; len: number }[] = [];
+  for (let i = src.indexOf("`"); i >= 0; ) {
+    let j = i;
+    while (src[j] === "`") j++;
+    runs.push({ at: i, len: j - i });
+    i = src.indexOf("`", j);
+  }
+  const byLength = new Map<number, number[]>();
+  runs.forEach((r, i) => {
+    const same = byLength.get(r.len);
+    if (same) same.push(i);
+    else byLength.set(r.len, [i]);
+  });
+  const cursor = new Map<number, number>();
+  const closerOf = (i: number): number => {
+    const same = byLength.get(runs[i]!.len)!;
+    let c = cursor.get(runs[i]!.len) ?? 0;
+    while (c < same.length && same[c]! <= i) c++;
+    cursor.set(runs[i]!.len, c);
+    return c < same.length ? same[c]! : -1;
+  };
   let out = "";
   let at = 0;
-  for (;;) {
-    const open = src.indexOf("`", at);
-    if (open < 0) return out + emphasis(escape(src.slice(at)));
-    let end = open;
-    while (src[end] === "`") end++;
-    const run = end - open;
-    // The closing run is exactly as long as the opening one; without one, the backticks are text.
-    let close = -1;
-    for (let j = src.indexOf("`", end); j >= 0; ) {
-      let k = j;
-      while (src[k] === "`") k++;
-      if (k - j === run) {
-        close = j;
-        break;
-      }
-      j = src.indexOf("`", k);
-    }
-    if (close < 0) {
-      out += emphasis(escape(src.slice(at, end)));
-      at = end;
-      continue;
-    }
-    let code = src.slice(end, close);
+  for (let i = 0; i < runs.length; i++) {
+    const open = runs[i]!;
+    const close = closerOf(i);
+    // Without a closer, the backticks are text.
+    if (close < 0) continue;
+    let code = src.slice(open.at + open.len, runs[close]!.at);
     // One space each side is stripped when both are there and the span is not only spaces.
     if (code.length > 2 && code.startsWith(" ") && code.endsWith(" ") && code.trim()) code = code.slice(1, -1);
-    out += `${emphasis(escape(src.slice(at, open)))}<code>${escape(code)}</code>`;
-    at = close + run;
+    out += `${emphasis(escape(src.slice(at, open.at)))}<code>${escape(code)}</code>`;
+    at = runs[close]!.at + open.len;
+    i = close;
   }
+  return out + emphasis(escape(src.slice(at)));
 }
 
 export function plainMarkdownHtml(src: string): string {
