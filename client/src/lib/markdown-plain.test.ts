@@ -64,7 +64,14 @@ describe("plainMarkdownHtml (markdown before the renderer loads)", () => {
     const runs = Array.from({ length: 700 }, (_, i) => `${"`".repeat(i + 1)}a `).join("");
     expect(plainInlineHtml(runs)).not.toContain("<code>");
     expect(plainInlineHtml("`a ``".repeat(size / 5))).toContain("<code>a </code>");
+    // A heading line of spaces before its text (3,000 of them took 3 s, 6,000 took 22 s: cubic).
+    expect(plainMarkdownHtml(`# a${" ".repeat(5_000)}b`)).toBe(`<h1>a${" ".repeat(5_000)}b</h1>`);
   }, FREEZE_MS);
+
+  it("a heading's closing #s go, other #s stay", () => {
+    expect(plainMarkdownHtml("## Demo reply ##")).toBe("<h2>Demo reply</h2>");
+    expect(plainMarkdownHtml("# C# and F#\n# a #b\n# #\n#not a heading")).toBe("<h1>C# and F#</h1><h1>a #b</h1><h1></h1><p>#not a heading</p>");
+  });
 
   it("lays out as the renderer's output for the markup agents write (the swap moves nothing)", () => {
     const samples = [
@@ -72,6 +79,7 @@ describe("plainMarkdownHtml (markdown before the renderer loads)", () => {
       "Try `sleep 30`, `tool`, `plan` or `burst 1000`.",
       "## Changes in `worker/index.ts`\n\nI **renamed** the handler and *moved* the check:\n\n1. `parse()` now returns ~~null~~ a result\n2. see [the PR](https://example.com/pr/1)\n\n> Note: __tests__ pass",
       "Fixed the `snake_case_name` bug; 2 * 3 is *six*.",
+      "## Plan ##\n# C# and F#\n# a #b\n\ntext",
     ];
     for (const md of samples) expect(layoutOf(plainMarkdownHtml(md)), md).toBe(layoutOf(renderMarkdown(md)));
   });

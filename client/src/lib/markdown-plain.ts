@@ -11,7 +11,15 @@ const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;"
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const HEADING = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
+// The text after the #s is taken whole and its closing #s cut by `headingText`: a pattern doing both (lazy text,
+// then optional spaces, #s, spaces) backtracked cubically over a line of spaces (3,000 of them: 3 s).
+const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*))?$/;
+/** A heading's text without its optional closing sequence (#s after a space, or only #s). */
+function headingText(raw: string): string {
+  const text = raw.trim();
+  const closing = /(?:^|[ \t])#+$/.exec(text);
+  return closing ? text.slice(0, closing.index).trimEnd() : text;
+}
 const BULLET = /^ {0,3}[-*+]\s+(.*)$/;
 const NUMBERED = /^ {0,3}\d{1,9}[.)]\s+(.*)$/;
 const QUOTE = /^ {0,3}>\s?(.*)$/;
@@ -121,7 +129,7 @@ export function plainMarkdownHtml(src: string): string {
     } else if (line.trim() === "") flush();
     else if (heading) {
       flush();
-      out.push(`<h${heading[1]!.length}>${plainInlineHtml(heading[2]!)}</h${heading[1]!.length}>`);
+      out.push(`<h${heading[1]!.length}>${plainInlineHtml(headingText(heading[2] ?? ""))}</h${heading[1]!.length}>`);
     } else if (quoted) {
       if (para.length || list) flush();
       quote.push(quoted[1]!);
