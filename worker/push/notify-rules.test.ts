@@ -4,6 +4,8 @@ import type { SessionEvent } from "../../shared/viewer-protocol";
 import { VIEWER_PING_EVERY_MS } from "../../shared/limits";
 import { type FollowerFacts, isWatching, WATCHING_SILENCE_MS, lastAgentText, permissionActions, plainText, type PushEvent, pushPayload, pushRecipients } from "./notify-rules";
 
+/** Not a speed target: the bound of a wedged room. The quadratic patterns took 53 s over this test's input here, the linear ones milliseconds. */
+const FREEZE_MS = 5_000;
 const allOn = Object.fromEntries(PushEventKind.options.map((k) => [k, true])) as Record<PushEventKind, boolean>;
 const follower = (userId: string, role: FollowerFacts["role"], more: Partial<FollowerFacts> = {}): FollowerFacts => ({ userId, role, events: { ...allOn }, muted: false, ...more });
 const team = [follower("owner", "owner"), follower("mem", "member"), follower("view", "viewer")];
@@ -117,6 +119,12 @@ describe("plain, safe preview text", () => {
     expect(out).not.toMatch(/sk-ant|hunter2|ghp_|3f786850|x y/);
     expect(out).toContain("[redacted]");
   });
+  it("an agent's hostile text of 256 Ki chars (unclosed tags, links, brackets, one word of repeated keywords) reads in one pass", () => {
+    // Each took seconds of the room's CPU at a turn's end when a pattern scanned to the end from every start.
+    const size = 256 * 1024;
+    for (const unit of ["<a", "[a](", "[", "![a](", "token"]) expect(plainText(unit.repeat(size / unit.length), 140).length).toBeLessThanOrEqual(140);
+    expect(plainText("my_api_key: abc123 then [a link](https://x.io) and <i>it</i>", 200)).toBe("my_api_key: [redacted] then a link and it");
+  }, FREEZE_MS);
   it("keeps ordinary paths and words", () => {
     expect(plainText("Edited src/components/LoginForm.tsx and worker/session-room/room-core.ts", 200)).toBe(
       "Edited src/components/LoginForm.tsx and worker/session-room/room-core.ts",

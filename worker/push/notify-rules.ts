@@ -135,7 +135,9 @@ export function permissionActions(options: readonly PermissionOption[]): PushAct
 /** A token this long of key-like characters is treated as a secret (API keys, JWT parts, hashes). */
 const SECRET_MIN_CHARS = 24;
 const KNOWN_SECRET = /\b(?:sk-[A-Za-z0-9_-]{8,}|gh[pousr]_[A-Za-z0-9]{8,}|github_pat_[A-Za-z0-9_]{8,}|xox[abpr]-[A-Za-z0-9-]{8,}|AKIA[0-9A-Z]{12,}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_.-]*)/g;
-const ASSIGNED_SECRET = /\b([A-Za-z_]*(?:password|passwd|secret|token|api[_-]?key|auth)[A-Za-z_]*)(\s*[:=]\s*)("[^"]*"|'[^']*'|\S+)/gi;
+// The name's letters around the keyword are bounded: unbounded, one long word of repeated keywords backtracked
+// quadratically (80 KB of "token": 0.5 s of the room's CPU).
+const ASSIGNED_SECRET = /\b([A-Za-z_]{0,40}(?:password|passwd|secret|token|api[_-]?key|auth)[A-Za-z_]{0,40})(\s*[:=]\s*)("[^"]*"|'[^']*'|\S+)/gi;
 const KEYLIKE_RUN = /[A-Za-z0-9_+=\-/.]{24,}/g;
 const REDACTED = "[redacted]";
 
@@ -148,15 +150,17 @@ function looksSecret(run: string): boolean {
  * secrets redacted, cut to `max` characters with an ellipsis.
  */
 export function plainText(text: string, max: number): string {
+  // No pattern crosses what would end it (a tag's next `<`, a link's next bracket or parenthesis): each match looks
+  // no further than that, so an agent's unclosed `<a` or `[a](` repeated reads in one pass, not from every one of them.
   let s = text
     // Terminal escapes: OSC (title, hyperlinks), CSI (colours, cursor), then any other control character.
     .replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?/g, "")
     .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, "")
     .replace(/\x1b[@-_]?/g, "")
-    .replace(/<\/?[A-Za-z][^>]*>/g, " ")
+    .replace(/<\/?[A-Za-z][^<>]*>/g, " ")
     .replace(/```[^\n]*\n?/g, " ")
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/!\[([^[\]]*)\]\([^()]*\)/g, "$1")
+    .replace(/\[([^[\]]*)\]\([^()]*\)/g, "$1")
     .replace(/^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)/gm, "")
     .replace(/(\*\*|__|~~|`)/g, "")
     .replace(/(^|\s)[*_]([^*_\s][^*_]*)[*_](?=\s|$|[.,;:!?])/g, "$1$2")

@@ -12,6 +12,9 @@ import { searchHistory } from "./room-search";
 import { RoomStore } from "./room-store";
 import { likePattern, readableMarkdown, snippetOf } from "./search-text";
 
+/** Not a speed target: the bound of a wedged room. The quadratic patterns took 84 s over this test's input here, the linear ones milliseconds. */
+const FREEZE_MS = 5_000;
+
 const acp = (update: Record<string, unknown>): SessionEvent => ({ kind: "acp", update: update as Extract<SessionEvent, { kind: "acp" }>["update"] });
 const chunk = (text: string, kind = "agent_message_chunk") => acp({ sessionUpdate: kind, content: { type: "text", text } });
 
@@ -64,6 +67,17 @@ describe("history.search", () => {
     expect(readableMarkdown("2 * 3 * 4 and a*b*c")).toBe("2 * 3 * 4 and a*b*c");
     expect(readableMarkdown("> quoted\n+ [x] done")).toBe("quoted\ndone");
   });
+
+  it("an agent's hostile Markdown (an item's 256 Ki chars of unclosed ** or __, brackets or links, blank lines, spaced lines) reads in one pass", () => {
+    // Each took seconds of the room's CPU when a pattern ran to the end of the text from every line or delimiter.
+    const size = 256 * 1024;
+    for (const unit of ["**a ", "__a ", "\n", " \n", "[", "[a](", "![a]("]) {
+      const md = unit.repeat(size / unit.length) + "x";
+      expect(readableMarkdown(md).endsWith("x")).toBe(true);
+    }
+    expect(readableMarkdown("**a ".repeat(4))).toBe("**a **a **a **a ");
+    expect(readableMarkdown("**one** and __two__ **x** [a link](https://x.io) ![an image](i.png)")).toBe("one and two x a link an image");
+  }, FREEZE_MS);
 
   it("never matches JSON keys, escapes, thoughts or tool output", () => {
     const store = room([turn(1, 'say "hi" \\ there')]);
