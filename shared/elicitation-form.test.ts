@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { checkElicitationContent, formFields } from "./elicitation-form";
+import { checkElicitationContent as checkWith, formFields, patternLeftToTheRoom } from "./elicitation-form";
+import { patternMatches } from "./pattern-check";
+
+/** As the room checks an answer. */
+const checkElicitationContent = (schema: unknown, content: Record<string, unknown>) => checkWith(schema, content as never, patternMatches);
+
+/** Not a speed target: the bound of a wedged room. RegExp took 56 s over this test's three patterns here. */
+const FREEZE_MS = 5_000;
 
 /** claude-agent-acp's AskUserQuestion form (one select with oneOf, an "Other" text) plus one of each other kind. */
 const schema = {
@@ -68,5 +75,24 @@ describe("checkElicitationContent", () => {
       [{ ...ok, extra: 1 }, 'the form has no field "extra"'],
     ];
     for (const [content, message] of bad) expect(checkElicitationContent(schema, content as never)).toEqual({ ok: false, message });
+  });
+
+  it("checks an agent's pattern in linear time: patterns that backtrack exponentially answer at once", () => {
+    // RegExp took 0.6 s at 26 characters for the first and 6 s at 30 for the second, doubling with each more one.
+    const form = (pattern: string) => ({ type: "object", properties: { v: { type: "string", pattern } } });
+    const near = `${"a".repeat(29)}!`;
+    for (const pattern of ["^(a+)+$", "^([a-zA-Z0-9]+\\s?)*$", "^(a|a)*$"]) {
+      expect(checkElicitationContent(form(pattern), { v: near })).toEqual({ ok: false, message: "v: does not match the expected pattern" });
+      expect(checkElicitationContent(form(pattern), { v: "aaaa" })).toEqual({ ok: true });
+    }
+    // JSON Schema's patterns are unanchored and in ECMA-262 syntax; what RE2 cannot compile (a backreference) checks nothing.
+    expect(checkElicitationContent(form("\\d{3}"), { v: "call 555 now" })).toEqual({ ok: true });
+    expect(checkElicitationContent(form("^\\d{3}$"), { v: "5555" })).toEqual({ ok: false, message: "v: does not match the expected pattern" });
+    expect(checkElicitationContent(form("^(a)\\1$"), { v: "ab" })).toEqual({ ok: true });
+  }, FREEZE_MS);
+
+  it("the browser leaves patterns to the room (its refusal shows under the form); every other rule it checks alike", () => {
+    expect(checkWith(schema, { ...ok, name: "AB" } as never, patternLeftToTheRoom)).toEqual({ ok: true });
+    expect(checkWith(schema, { ...ok, name: "toolong" } as never, patternLeftToTheRoom)).toEqual({ ok: false, message: "Name: at most 5 characters" });
   });
 });

@@ -5,6 +5,7 @@
  */
 import { assertNever } from "../../shared/assert-never";
 import { checkElicitationContent } from "../../shared/elicitation-form";
+import { patternMatches } from "../../shared/pattern-check";
 import type { DaemonEvent } from "../../shared/tunnel-protocol";
 import {
   type Author,
@@ -50,7 +51,7 @@ export function judgeAnswer(
   const pending = open[requestId];
   if (!pending) return known ? { kind: "resolved" } : { kind: "unknown" };
   if (action !== "accept") return { kind: "accept", action };
-  const check = checkElicitationContent(pending.requestedSchema, content ?? {});
+  const check = checkElicitationContent(pending.requestedSchema, content ?? {}, patternMatches);
   if (!check.ok) return { kind: "invalid", message: check.message };
   return { kind: "accept", action, content: content ?? {} };
 }

@@ -5,7 +5,16 @@ import { chipLabel, moveTarget } from "./queue-logic";
 
 const base: ConfigState = { modes: null, models: null, configOptions: [], steering: false, images: true, queueDepth: 1, mergeQueued: false };
 
+/** Not a speed target: the bound of a frozen page. `/\s+$/` took 8 s over this test's text here, trimEnd milliseconds. */
+const FREEZE_MS = 5_000;
+
 describe("composer logic", () => {
+  it("a restored or sent draft with a long run of spaces inside loses only its trailing whitespace, in one pass", () => {
+    const text = `a${" ".repeat(128 * 1024)}b`;
+    expect(mergeDraft({ text: `${text} \n`, attachments: [] }, { text: "back", attachments: [] }).text).toBe(`${text}\n\nback`);
+    expect(draftBlocks({ text: `${text}\n\n`, attachments: [] })).toEqual([{ type: "text", text }]);
+  }, FREEZE_MS);
+
   it("take-back keeps non-text blocks as attachments; a send carries them again", () => {
     const blocks = [
       { type: "text" as const, text: "look at " },

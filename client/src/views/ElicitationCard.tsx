@@ -7,7 +7,7 @@ import ListChecks from "lucide-solid/icons/list-checks";
 import CircleCheck from "lucide-solid/icons/circle-check";
 import CircleX from "lucide-solid/icons/circle-x";
 import { createMemo, createSignal, For, Match, Show, Switch } from "solid-js";
-import { checkElicitationContent, formFields, type FormField } from "../../../shared/elicitation-form";
+import { checkElicitationContent, formFields, type FormField, patternLeftToTheRoom } from "../../../shared/elicitation-form";
 import type { ElicitationRow } from "../../../shared/fold";
 import type { ElicitationAction, ElicitationContent } from "../../../shared/viewer-protocol";
 
@@ -97,7 +97,7 @@ export function ElicitationCard(props: {
     e.preventDefault();
     const built = contentOf(fields(), values());
     if ("error" in built) return setError(built.error);
-    const check = checkElicitationContent(props.row.requestedSchema, built.content);
+    const check = checkElicitationContent(props.row.requestedSchema, built.content, patternLeftToTheRoom);
     if (!check.ok) return setError(check.message);
     void send("accept", built.content);
   };
