@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { insideRoots, normalizePosix } from "./paths";
+import { insideRoots, normalizePosix, withoutTrailingSlashes } from "./paths";
 
 describe("normalizePosix", () => {
   it("folds dots, repeated and trailing slashes; refuses relative paths", () => {
@@ -23,5 +23,17 @@ describe("insideRoots", () => {
   });
   it("leaves non-POSIX roots (a Windows daemon) to the daemon", () => {
     expect(insideRoots("C:\\src", ["C:\\src"])).toBe(true);
+  });
+});
+
+describe("withoutTrailingSlashes", () => {
+  it("drops the slashes that end a string, only those, in one pass", () => {
+    expect(withoutTrailingSlashes("/repo/src///")).toBe("/repo/src");
+    expect(withoutTrailingSlashes("https://x.test/")).toBe("https://x.test");
+    expect(withoutTrailingSlashes("/")).toBe("");
+    expect(withoutTrailingSlashes("a//b")).toBe("a//b");
+    // A long run of slashes that does not end the string (the pattern it replaces backtracked from each of them).
+    const slashes = `${"/".repeat(128 * 1024)}x`;
+    expect(withoutTrailingSlashes(slashes)).toBe(slashes);
   });
 });

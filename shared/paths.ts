@@ -29,3 +29,13 @@ export function insideRoots(cwd: string, roots: readonly string[]): boolean {
     return r === "/" || c === r || c.startsWith(`${r}/`);
   });
 }
+
+/**
+ * `s` without its trailing slashes, in one pass from the end (`s.replace(/\/+$/, "")` backtracks from every slash of
+ * a long run that does not end the string: 40 KB of them took 0.9 s).
+ */
+export function withoutTrailingSlashes(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 47 /* "/" */) end--;
+  return end === s.length ? s : s.slice(0, end);
+}

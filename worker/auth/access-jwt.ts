@@ -4,6 +4,7 @@
  * We verify signature, issuer, audience (the Access application's AUD tag) and expiry.
  */
 import { createRemoteJWKSet, jwtVerify } from "jose";
+import { withoutTrailingSlashes } from "../../shared/paths";
 
 export const ACCESS_JWT_HEADER = "Cf-Access-Jwt-Assertion";
 
@@ -16,7 +17,7 @@ export type AccessConfig = { teamDomain: string; audience: string };
 
 /** The team domain as configured (with or without scheme/trailing slash) → the issuer URL. */
 export function accessIssuer(teamDomain: string): string {
-  return `https://${teamDomain.replace(/^https?:\/\//, "").replace(/\/+$/, "")}`;
+  return `https://${withoutTrailingSlashes(teamDomain.replace(/^https?:\/\//, ""))}`;
 }
 
 /** The verified user email, or null for a missing/forged/expired/foreign token. */

@@ -6,6 +6,7 @@
  */
 import type { PromptBlock } from "../../../shared/blocks";
 import type { Attachment, Draft } from "./composer-logic";
+import { withoutTrailingSlashes } from "../../../shared/paths";
 
 /** The "@…" word the caret is in (at the start or after whitespace), else null: "see @sr|" → {start: 4, query: "sr"}. */
 export function mentionQuery(text: string, caret: number): { start: number; end: number; query: string } | null {
@@ -21,7 +22,7 @@ type ResourceLink = Extract<PromptBlock, { type: "resource_link" }>;
 
 /** A file under the session's directory as an ACP resource link: `file://` URI of its real path, its relative path as the name. */
 export function mentionLink(root: string, rel: string): ResourceLink {
-  const abs = `${root.replace(/\/+$/, "")}/${rel}`;
+  const abs = `${withoutTrailingSlashes(root)}/${rel}`;
   return { type: "resource_link", uri: `file://${abs.split("/").map(encodeURIComponent).join("/")}`, name: rel };
 }
 

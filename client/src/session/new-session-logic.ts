@@ -1,6 +1,6 @@
 /** New-session form decisions (machine → agent → directory) and session-list wording. Plain. */
 import type { CreateSessionBody, MachineSummary, SessionSummary } from "../../../shared/api";
-import { insideRoots } from "../../../shared/paths";
+import { insideRoots, withoutTrailingSlashes } from "../../../shared/paths";
 
 export type NewSessionChoice = { machineId: string; agentId: string; cwd: string };
 
@@ -53,6 +53,6 @@ export function sessionHeading(s: Pick<SessionSummary, "title" | "cwd" | "firstP
 
 /** Last path segment, for compact display of a cwd. */
 export function shortPath(p: string): string {
-  const parts = p.replace(/\/+$/, "").split("/");
+  const parts = withoutTrailingSlashes(p).split("/");
   return parts[parts.length - 1] || p;
 }

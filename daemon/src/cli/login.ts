@@ -9,6 +9,7 @@ import { DeviceCodeResponse, DeviceTokenError, DeviceTokenResponse, type DeviceC
 import { readConfigFile } from "./config-file";
 import { updateConfigFile } from "./config-write";
 import { errorMessage } from "../log";
+import { withoutTrailingSlashes } from "../../../shared/paths";
 
 /** One HTTP request's limit: a server that accepts and never answers must not hang the login. */
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -33,7 +34,7 @@ export function serverBase(input: string): string {
   const url = new URL(withScheme);
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`the server URL must be http(s)://…, not ${url.protocol}`);
   url.search = url.hash = "";
-  return url.href.replace(/\/+$/, "");
+  return withoutTrailingSlashes(url.href);
 }
 
 type ApiError = { code: string; message: string; interval?: number };

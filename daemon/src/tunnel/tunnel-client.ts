@@ -22,6 +22,7 @@ import { AskErrorCode } from "../../../shared/tunnel-ask";
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from "./backoff";
 import { errorMessage, silentLogger, type Logger } from "../log";
 import { type HelloInfo, makeTunnelLink, snippet } from "./tunnel-link";
+import { withoutTrailingSlashes } from "../../../shared/paths";
 
 /** A rejected token will not fix itself: retry rarely (the user may re-pair meanwhile), never hot-loop. */
 const AUTH_RETRY_MS = 60_000;
@@ -91,7 +92,7 @@ export function tunnelUrl(server: string): string {
   if (u.protocol === "http:") u.protocol = "ws:";
   else if (u.protocol === "https:") u.protocol = "wss:";
   else if (u.protocol !== "ws:" && u.protocol !== "wss:") throw new Error(`unsupported server URL scheme: ${u.protocol}`);
-  u.pathname = `${u.pathname.replace(/\/+$/, "")}${TUNNEL_PATH}`;
+  u.pathname = `${withoutTrailingSlashes(u.pathname)}${TUNNEL_PATH}`;
   u.search = "";
   u.hash = "";
   u.username = "";
