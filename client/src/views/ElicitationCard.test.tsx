@@ -58,6 +58,16 @@ describe("ElicitationCard", () => {
     await waitFor(() => expect(screen.getByRole("alert")).toHaveTextContent("Language: not one of the choices"));
   });
 
+  it("an agent's pattern is the room's to check (linear there): the answer goes, and the room's refusal shows", async () => {
+    const onRespond = vi.fn(async () => "Slug: does not match the expected pattern");
+    const schema = { type: "object", properties: { slug: { type: "string", title: "Slug", pattern: "^([a-z0-9]+-?)*$" } }, required: ["slug"] };
+    render(() => <ElicitationCard row={row({ requestedSchema: schema })} canAct onRespond={onRespond} />);
+    fireEvent.input(screen.getByRole("textbox", { name: /Slug/ }), { target: { value: `${"a".repeat(20)}!` } });
+    fireEvent.click(screen.getByRole("button", { name: "Submit" }));
+    await waitFor(() => expect(onRespond).toHaveBeenCalledWith("e1", "accept", { slug: `${"a".repeat(20)}!` }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Slug: does not match the expected pattern");
+  });
+
   it("Decline sends decline; a read-only viewer sees the form disabled", async () => {
     const onRespond = vi.fn(async () => null);
     const { unmount } = render(() => <ElicitationCard row={row()} canAct onRespond={onRespond} />);
