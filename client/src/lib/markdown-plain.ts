@@ -42,8 +42,8 @@ const emphasis = (escaped: string) => EMPHASIS.reduce((s, [re, to]) => s.replace
 
 /** A run's inline markup: code spans first (their text literal), the rest through EMPHASIS. */
 export function plainInlineHtml(src: string): string {
-  // Every backtick run once, and per length the runs of that length in order: an opening run's closer is the next
-  // run exactly as long. Looked up with a cursor per length, so the text is read once however many runs stay unclosed.
+  // Every backtick run once; an opening run's closer is the next run exactly as long, found for all runs in one pass
+  // from the end, so the text is read once however many runs stay unclosed.
   const runs: { at: number; len: number }[] = [];
   for (let i = src.indexOf("`"); i >= 0; ) {
     let j = i;
@@ -51,25 +51,17 @@ export function plainInlineHtml(src: string): string {
     runs.push({ at: i, len: j - i });
     i = src.indexOf("`", j);
   }
-  const byLength = new Map<number, number[]>();
-  runs.forEach((r, i) => {
-    const same = byLength.get(r.len);
-    if (same) same.push(i);
-    else byLength.set(r.len, [i]);
-  });
-  const cursor = new Map<number, number>();
-  const closerOf = (i: number): number => {
-    const same = byLength.get(runs[i]!.len)!;
-    let c = cursor.get(runs[i]!.len) ?? 0;
-    while (c < same.length && same[c]! <= i) c++;
-    cursor.set(runs[i]!.len, c);
-    return c < same.length ? same[c]! : -1;
-  };
+  const closer: number[] = [];
+  const nextOfLength = new Map<number, number>();
+  for (let i = runs.length - 1; i >= 0; i--) {
+    closer[i] = nextOfLength.get(runs[i]!.len) ?? -1;
+    nextOfLength.set(runs[i]!.len, i);
+  }
   let out = "";
   let at = 0;
   for (let i = 0; i < runs.length; i++) {
     const open = runs[i]!;
-    const close = closerOf(i);
+    const close = closer[i]!;
     // Without a closer, the backticks are text.
     if (close < 0) continue;
     let code = src.slice(open.at + open.len, runs[close]!.at);
